@@ -1,0 +1,33 @@
+#pragma once
+
+// Semantic (headless) actions on one element: the element's own actions, text and value interfaces
+// and selection. Never moves the pointer, sends synthetic input, takes focus or raises a window.
+// Elements are named by the values of a snapshot; the backend maps `key` back to its live handle
+// and fails with element_not_found when it is gone.
+
+#include "core/element.h"
+#include "core/result.h"
+
+#include <string>
+#include <string_view>
+
+namespace nd_core {
+
+class Actuator {
+public:
+    virtual ~Actuator() = default;
+    // Runs the element's own action by name (one of Element::actions).
+    virtual Result<void> do_action(const WindowInfo&, const Element&, std::string_view action) = 0;
+    // Replaces the element's text (EditableText) or value (Value).
+    virtual Result<void> set_value(const WindowInfo&, const Element&, std::string_view value) = 0;
+    // Inserts text at the caret, or appends when there is none (headless type_text).
+    virtual Result<void> insert_text(const WindowInfo&, const Element&, std::string_view text) = 0;
+    // Selects a tab, row or item through its parent's Selection.
+    virtual Result<void> select(const WindowInfo&, const Element&) = 0;
+    // Reads the element's current value live, for set_value readback.
+    virtual Result<std::string> read_value(const WindowInfo&, const Element&) = 0;
+    // Re-checks live whether the element is secure now.
+    virtual Result<bool> is_secure_now(const WindowInfo&, const Element&) = 0;
+};
+
+} // namespace nd_core

@@ -1,0 +1,40 @@
+#pragma once
+
+// A backend is a set of small interfaces chosen by name (--backend mock|linux). It owns them; the
+// engine borrows them for its lifetime. A part the backend lacks is null, and the tools that need it
+// answer unsupported or backend_unavailable. registry() reports the backend's registry entries and
+// capabilities (§6) from real probes.
+
+#include "core/backend/actuator.h"
+#include "core/backend/capture.h"
+#include "core/backend/clipboard.h"
+#include "core/backend/input_watcher.h"
+#include "core/backend/overlay.h"
+#include "core/backend/synthetic_input.h"
+#include "core/backend/tree_reader.h"
+#include "core/backend/window_source.h"
+#include "core/registry.h"
+
+#include <string>
+
+namespace nd_core {
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    virtual std::string session_type() const = 0; // "mock", "x11", ...
+
+    virtual WindowSource* windows() = 0;
+    virtual TreeReader* trees() = 0;
+    virtual Actuator* actuator() = 0;
+    virtual SyntheticInput* input() = 0;
+    virtual InputWatcher* watcher() = 0;
+    virtual Capture* capture() = 0;
+    virtual Clipboard* clipboard() = 0;
+    virtual Overlay* overlay() = 0;
+
+    virtual RegistryReport registry() = 0;
+};
+
+} // namespace nd_core

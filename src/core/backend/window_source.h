@@ -1,0 +1,19 @@
+#pragma once
+
+// Lists the desktop's top-level windows. Owner: the backend. Topmost first (stacking order), every
+// window of every app: scope filtering is the engine's job, not the backend's.
+
+#include "core/element.h"
+#include "core/result.h"
+
+#include <vector>
+
+namespace nd_core {
+
+class WindowSource {
+public:
+    virtual ~WindowSource() = default;
+    virtual Result<std::vector<WindowInfo>> list_windows() = 0;
+};
+
+} // namespace nd_core

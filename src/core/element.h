@@ -1,0 +1,83 @@
+#pragma once
+
+// The value types of the model: a window, an element, a frame. Plain copyable structs; live handles
+// (D-Bus object paths, X ids) stay inside a backend and appear here only as the opaque `key`.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nd_core {
+
+struct Frame {
+    std::int32_t x = 0;
+    std::int32_t y = 0;
+    std::int32_t w = 0;
+    std::int32_t h = 0;
+
+    bool contains(std::int32_t px, std::int32_t py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+    bool operator==(const Frame&) const = default;
+};
+
+// Element states, as bits. Names in state_names() order.
+enum State : std::uint32_t {
+    STATE_FOCUSED = 1u << 0,
+    STATE_FOCUSABLE = 1u << 1,
+    STATE_ENABLED = 1u << 2,
+    STATE_CHECKED = 1u << 3,
+    STATE_CHECKABLE = 1u << 4,
+    STATE_SELECTED = 1u << 5,
+    STATE_SELECTABLE = 1u << 6,
+    STATE_EXPANDED = 1u << 7,
+    STATE_EXPANDABLE = 1u << 8,
+    STATE_EDITABLE = 1u << 9,
+    STATE_SECURE = 1u << 10, // a password or otherwise protected field
+    STATE_SHOWING = 1u << 11,
+    STATE_MODAL = 1u << 12,
+    STATE_MULTI_LINE = 1u << 13,
+    STATE_BUSY = 1u << 14,
+    STATE_PRESSED = 1u << 15,
+};
+
+inline constexpr std::uint32_t STATE_COUNT = 16;
+// "focused", "focusable", ... in bit order.
+std::string_view state_name(std::uint32_t bit_index);
+// Parses a state name; returns 0 when unknown.
+std::uint32_t state_from_name(std::string_view);
+std::vector<std::string_view> state_names(std::uint32_t states);
+
+struct WindowInfo {
+    std::int64_t window_id = 0;
+    std::int64_t pid = 0;
+    std::string app;   // the app's own name (untrusted text)
+    std::string title; // untrusted text
+    Frame frame;
+    bool active = false;
+};
+
+struct Element {
+    std::string role;  // snake_case role name, e.g. push_button, page_tab_list, password_text
+    std::string name;  // untrusted text
+    std::string value; // text or value; empty for secure fields (a backend never reads them)
+    std::string description;
+    std::uint32_t states = 0;
+    std::vector<std::string> actions; // the element's own action names, e.g. click, activate
+    Frame frame;
+    bool has_frame = false;
+
+    // Tree shape, in the preorder array of a snapshot.
+    std::int32_t parent = -1;
+    std::int32_t depth = 0;
+    std::int32_t child_count = 0;
+    std::int32_t descendant_count = 0; // filled by the snapshot
+
+    // The backend's identity of this element (opaque; stable while the element lives).
+    std::string key;
+
+    bool is(State s) const { return (states & s) != 0; }
+    // Secure fields are never read, typed into or shown (policy.h decides from role and states).
+    bool secure() const;
+};
+
+} // namespace nd_core

@@ -1,0 +1,198 @@
+#include "core/json_writer.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace nd_core {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is not valid.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i)
+{
+    auto b0 = static_cast<unsigned char>(s[i]);
+    std::size_t len;
+    std::uint32_t cp;
+    if (b0 < 0x80)
+        return 1;
+    if ((b0 & 0xE0) == 0xC0) {
+        len = 2;
+        cp = b0 & 0x1F;
+    } else if ((b0 & 0xF0) == 0xE0) {
+        len = 3;
+        cp = b0 & 0x0F;
+    } else if ((b0 & 0xF8) == 0xF0) {
+        len = 4;
+        cp = b0 & 0x07;
+    } else {
+        return 0;
+    }
+    if (i + len > s.size())
+        return 0;
+    for (std::size_t k = 1; k < len; ++k) {
+        auto b = static_cast<unsigned char>(s[i + k]);
+        if ((b & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (b & 0x3F);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF
+        || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+} // namespace
+
+void append_json_string(std::string& out, std::string_view s)
+{
+    static constexpr char HEX[] = "0123456789abcdef";
+    out.push_back('"');
+    std::size_t i = 0;
+    while (i < s.size()) {
+        // Copy the longest run that needs no escaping in one append.
+        std::size_t run = i;
+        while (run < s.size()) {
+            auto c = static_cast<unsigned char>(s[run]);
+            if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80)
+                break;
+            ++run;
+        }
+        out.append(s.data() + i, run - i);
+        i = run;
+        if (i >= s.size())
+            break;
+        auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            auto len = utf8_sequence_length(s, i);
+            if (len == 0) {
+                out.append("\xEF\xBF\xBD");
+                ++i;
+            } else {
+                out.append(s.data() + i, len);
+                i += len;
+            }
+            continue;
+        }
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '\b': out.append("\\b"); break;
+        case '\f': out.append("\\f"); break;
+        default:
+            out.append("\\u00");
+            out.push_back(HEX[c >> 4]);
+            out.push_back(HEX[c & 0xF]);
+        }
+        ++i;
+    }
+    out.push_back('"');
+}
+
+void JsonWriter::separator()
+{
+    if (m_after_key) {
+        m_after_key = false;
+        return;
+    }
+    if (!m_has_value.empty()) {
+        if (m_has_value.back())
+            m_out.push_back(',');
+        m_has_value.back() = true;
+    }
+}
+
+JsonWriter& JsonWriter::begin_object()
+{
+    separator();
+    m_out.push_back('{');
+    m_has_value.push_back(false);
+    return *this;
+}
+
+JsonWriter& JsonWriter::end_object()
+{
+    m_out.push_back('}');
+    m_has_value.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::begin_array()
+{
+    separator();
+    m_out.push_back('[');
+    m_has_value.push_back(false);
+    return *this;
+}
+
+JsonWriter& JsonWriter::end_array()
+{
+    m_out.push_back(']');
+    m_has_value.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view k)
+{
+    separator();
+    append_json_string(m_out, k);
+    m_out.push_back(':');
+    m_after_key = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::string(std::string_view v)
+{
+    separator();
+    append_json_string(m_out, v);
+    return *this;
+}
+
+JsonWriter& JsonWriter::number(std::int64_t v)
+{
+    separator();
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    m_out.append(buf, end);
+    return *this;
+}
+
+JsonWriter& JsonWriter::number(double v)
+{
+    separator();
+    if (!std::isfinite(v)) {
+        m_out.append("null");
+        return *this;
+    }
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    m_out.append(buf, end);
+    return *this;
+}
+
+JsonWriter& JsonWriter::boolean(bool v)
+{
+    separator();
+    m_out.append(v ? "true" : "false");
+    return *this;
+}
+
+JsonWriter& JsonWriter::null()
+{
+    separator();
+    m_out.append("null");
+    return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json)
+{
+    separator();
+    m_out.append(json);
+    return *this;
+}
+
+} // namespace nd_core

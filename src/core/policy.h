@@ -1,0 +1,39 @@
+#pragma once
+
+// Policy as pure functions: which elements are secure, which text looks like a credential (§5.3),
+// and which apps a session may see. No state, no platform.
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace nd_core {
+
+// A password field or any field the platform marks protected.
+bool is_secure_element(std::string_view role, std::uint32_t states);
+
+// §5.3: text that looks like a credential. Errs towards true. `clipboard` turns on the rule for a
+// single 16–512 character word that mixes at least three character classes.
+struct CredentialVerdict {
+    bool credential = false;
+    std::string_view rule; // which rule matched, for tests and logs (never the text)
+};
+CredentialVerdict looks_like_credential(std::string_view text, bool clipboard);
+
+// App scope: the approved apps of a session, compared case-insensitively on the app's own name.
+class AppScope {
+public:
+    AppScope() = default;
+    explicit AppScope(std::set<std::string> apps);
+    bool allows(std::string_view app) const;
+    const std::set<std::string>& apps() const { return m_apps; }
+    bool empty() const { return m_apps.empty(); }
+
+private:
+    std::set<std::string> m_apps; // lower-cased
+};
+
+std::string to_lower_ascii(std::string_view);
+
+} // namespace nd_core

@@ -1,0 +1,28 @@
+#pragma once
+
+// What the MCP server needs from the rest of the driver: the tool list and a way to call a tool.
+// The MCP layer knows JSON-RPC and stdio; it knows nothing of tools, sessions or backends.
+
+#include "driver/tool_output.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+
+namespace nd_driver {
+
+class ToolHost {
+public:
+    virtual ~ToolHost() = default;
+    // The tools/list "tools" array: each {name, title, description, inputSchema, annotations}.
+    virtual nlohmann::json list_tools() = 0;
+    virtual bool has_tool(std::string_view name) = 0;
+    // Runs one tool. Tool failures come back as ToolOutput{is_error: true}; never throws.
+    virtual ToolOutput call_tool(std::string_view name, const nlohmann::json& arguments, const CallContext&) = 0;
+    // The client's name from initialize (clientInfo.name), used in session ids.
+    virtual void set_client_name(std::string_view) {}
+    // The connection closed: end every session of this connection (hides the indicator).
+    virtual void connection_closed() {}
+};
+
+} // namespace nd_driver
