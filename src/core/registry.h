@@ -4,8 +4,11 @@
 // real probes; this file turns them into health_report's fields and the doctor report
 // (schema "nish-driver/doctor", schema_version 2), and holds the report's JSON Schema.
 
+#include "core/result.h"
+
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +46,9 @@ struct PermissionEntry {
     std::string name;   // accessibility, screen_capture
     std::string status; // granted, missing, not_applicable
     std::optional<std::string> reason_code;
+    // Whether the driver cannot work without it; decides next_steps' required for a missing
+    // permission no backend entry explains. Not part of the permissions array itself.
+    bool required = false;
 };
 
 struct Probe {
@@ -59,7 +65,8 @@ struct RegistryReport {
     std::vector<PermissionEntry> permissions;
     std::vector<Probe> probes;
 
-    bool ready() const; // every required backend available
+    // At least one required backend, and every required backend available.
+    bool ready() const;
     const CapabilityEntry* capability(std::string_view name) const;
 };
 
@@ -68,6 +75,11 @@ const std::vector<std::string_view>& capability_names();
 
 std::string_view status_name(Status);
 std::string_view consent_name(ConsentKind);
+
+// Checks that a report only uses known names and codes (reason codes, capability names, permission
+// and probe statuses, session types) and that every entry that is not available says why.
+// doctor_report() renders any report; backends call this in their tests.
+Result<void> check_report(const RegistryReport&);
 
 // The full doctor report (§6.4).
 nlohmann::json doctor_report(const RegistryReport&);

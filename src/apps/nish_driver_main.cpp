@@ -1,0 +1,164 @@
+// nish-driver: the model-facing driver of the in&space driver contract. Argument parsing only;
+// everything else lives in the engine and the driver front.
+
+#include "core/audit.h"
+#include "core/consent.h"
+#include "core/engine.h"
+#include "core/registry.h"
+#include "core/version.h"
+#include "driver/backend_select.h"
+#include "driver/dispatcher.h"
+#include "driver/mcp/mcp_server.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+constexpr const char* USAGE = R"(usage:
+  nish-driver mcp [--backend auto|mock|linux] [--consent auto] [--fixtures DIR]
+      Serves the contract's MCP tools on stdin/stdout (newline-delimited JSON-RPC).
+      --backend   auto (default) picks the platform backend; mock is the scripted test desktop.
+      --consent   auto grants every consent request without asking: for tests and demos only.
+                  Without it, this build asks no one and every start_session is denied.
+      --fixtures  the mock desktop's fixture directory (default: the shipped fixtures).
+  nish-driver doctor [--json] [--backend auto|mock|linux]
+      Reports whether the driver can run here; exit status 0 only when ready.
+  nish-driver --version
+)";
+
+// Consent when no dialog exists in this build: nobody can say yes.
+class NoConsent final : public nd_core::ConsentProvider {
+public:
+    std::string name() const override { return "none"; }
+    nd_core::Result<nd_core::ConsentGrant> ask(const nd_core::ConsentRequest&) override
+    {
+        return nd_core::make_error(nd_core::ErrorCode::consent_denied,
+            "this build has no consent dialog yet; --consent auto grants everything (tests and demos only)");
+    }
+};
+
+struct Options {
+    std::string command;
+    nd_driver::BackendOptions backend;
+    std::string consent;
+    bool json = false;
+};
+
+bool parse(int argc, char** argv, Options& o, std::string& error)
+{
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&](std::string& out) {
+            if (i + 1 >= argc) {
+                error = a + " needs a value";
+                return false;
+            }
+            out = argv[++i];
+            return true;
+        };
+        if (a == "--backend") {
+            if (!value(o.backend.name))
+                return false;
+        } else if (a.rfind("--backend=", 0) == 0) {
+            o.backend.name = a.substr(10);
+        } else if (a == "--consent") {
+            if (!value(o.consent))
+                return false;
+        } else if (a.rfind("--consent=", 0) == 0) {
+            o.consent = a.substr(10);
+        } else if (a == "--fixtures") {
+            if (!value(o.backend.fixture_dir))
+                return false;
+        } else if (a == "--json") {
+            o.json = true;
+        } else if (o.command.empty() && a.size() && a[0] != '-') {
+            o.command = a;
+        } else if (a == "--version" || a == "-V" || a == "--help" || a == "-h") {
+            o.command = a;
+        } else {
+            error = "unknown argument " + a;
+            return false;
+        }
+    }
+    if (!o.consent.empty() && o.consent != "auto") {
+        error = "--consent takes only auto";
+        return false;
+    }
+    return true;
+}
+
+int run_doctor(const Options& o)
+{
+    nd_core::RegistryReport report;
+    auto backend = nd_driver::open_backend(o.backend);
+    if (backend.ok())
+        report = (*backend)->registry();
+    else
+        report = nd_driver::platform_report_without_backend();
+    auto doc = nd_core::doctor_report(report);
+    if (o.json) {
+        std::cout << doc.dump(2) << "\n";
+    } else {
+        std::cout << "nish-driver " << nd_core::DRIVER_VERSION << " (contract " << nd_core::CONTRACT_VERSION
+                  << "): " << (report.ready() ? "ready" : "not ready") << "\n";
+        for (const auto& step : doc["next_steps"])
+            std::cout << "  - " << step.value("action", "") << "\n";
+    }
+    return report.ready() ? 0 : 1;
+}
+
+int run_mcp(const Options& o)
+{
+    auto backend = nd_driver::open_backend(o.backend);
+    if (!backend.ok()) {
+        std::cerr << "nish-driver: " << backend.error().text() << "\n";
+        return 2;
+    }
+    nd_core::AutoConsent auto_consent;
+    NoConsent no_consent;
+    nd_core::ConsentProvider& consent = o.consent == "auto" ? static_cast<nd_core::ConsentProvider&>(auto_consent)
+                                                            : static_cast<nd_core::ConsentProvider&>(no_consent);
+    nd_core::AuditLog audit(nd_core::AuditLog::default_path());
+    nd_core::Engine engine(**backend, consent, audit);
+    nd_driver::Dispatcher dispatcher(engine);
+    nd_driver::McpServerOptions server_options;
+    server_options.instructions =
+        "Call start_session first. For dense apps read get_window_state with skeleton: true, then drill down with "
+        "root: <token>. Act with element tokens; after a structure change, read again. Failed calls carry "
+        "error.disposition.retry and one suggestion.";
+    nd_driver::McpServer server(dispatcher, STDIN_FILENO, STDOUT_FILENO, server_options);
+    return server.run();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    std::string error;
+    if (!parse(argc, argv, o, error)) {
+        std::cerr << "nish-driver: " << error << "\n" << USAGE;
+        return 2;
+    }
+    if (o.command == "--version" || o.command == "-V") {
+        std::cout << "nish-driver " << nd_core::DRIVER_VERSION << " (contract " << nd_core::CONTRACT_VERSION << ")\n";
+        return 0;
+    }
+    if (o.command == "--help" || o.command == "-h" || o.command == "help") {
+        std::cout << USAGE;
+        return 0;
+    }
+    if (o.command == "mcp")
+        return run_mcp(o);
+    if (o.command == "doctor")
+        return run_doctor(o);
+    std::cerr << "nish-driver: " << (o.command.empty() ? "no command given" : "unknown command " + o.command) << "\n"
+              << USAGE;
+    return 2;
+}

@@ -1,0 +1,86 @@
+#pragma once
+
+// The mock desktop's live model: apps, windows and element nodes, built from fixture files
+// (fixture_loader.h) and changed by scripted effects (effects.h) and test hooks. Nodes own their
+// children; a node's `key` is unique within its window and becomes Element::key. Nothing here is
+// thread-safe on its own: MockDesktop guards the whole model with one mutex.
+
+#include "core/element.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nd_mock {
+
+// One scripted effect of an action (docs/mock.md, "Effects").
+struct Effect {
+    enum class Kind : std::uint8_t {
+        toggle_state,
+        add_state,
+        remove_state,
+        set_name,
+        set_value,
+        insert,
+        remove,
+        select,
+        calc,
+    };
+    Kind kind = Kind::set_name;
+    std::string target = "self"; // "self", "parent" or an element id of the same window
+    std::uint32_t state = 0;     // toggle_state / add_state / remove_state
+    std::string text;            // set_name / set_value text, calc key
+    std::string prefix;          // calc: the fixed text before the display's expression
+    // insert: the element (fixture syntax) to build, placed under `target`.
+    nlohmann::json subtree;
+    std::optional<std::int32_t> position; // insert: child index; none appends
+    std::int32_t step_x = 0;              // insert: frame offset per existing child of the target
+    std::int32_t step_y = 0;
+    std::string text_from;    // insert: element id whose value fills the {text} placeholder
+    bool clear_source = false; // insert: empty that element's value afterwards
+};
+
+struct Node {
+    std::string key;
+    std::string role;
+    std::string name;
+    std::string value;
+    std::string description;
+    std::string secret; // a secure field's contents; never copied into an Element
+    std::string filter; // "" or "digits": what set_value / insert_text keep
+    std::uint32_t states = 0;
+    std::vector<std::string> actions;
+    nd_core::Frame frame;
+    bool has_frame = false;
+    std::optional<std::pair<double, double>> range; // slider min, max
+    std::map<std::string, std::vector<Effect>> effects; // by action name, and "select"
+
+    Node* parent = nullptr;
+    std::vector<std::unique_ptr<Node>> children;
+
+    bool has_action(std::string_view action) const;
+    bool secure() const;
+};
+
+struct MockWindow {
+    nd_core::WindowInfo info;
+    std::unique_ptr<Node> root;
+    bool hung = false;
+    std::int64_t next_auto_key = 1; // for elements without an id: "auto.<n>"
+    // The app's templates (fixture "templates"), shared by its windows, for inserts at run time.
+    std::shared_ptr<const nlohmann::json> templates;
+};
+
+// Preorder search by key; null when absent.
+Node* find_node(Node& root, std::string_view key);
+// Counts the nodes of a subtree, itself included.
+std::int64_t count_nodes(const Node& root);
+// Moves every frame of a subtree by (dx, dy).
+void shift_frames(Node& root, std::int32_t dx, std::int32_t dy);
+
+} // namespace nd_mock

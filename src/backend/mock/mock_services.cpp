@@ -1,0 +1,61 @@
+#include "backend/mock/mock_services.h"
+
+namespace nd_mock {
+
+nd_core::Result<std::vector<nd_core::WindowInfo>> MockWindowSource::list_windows()
+{
+    std::lock_guard lock(m_state.mutex);
+    std::vector<nd_core::WindowInfo> out;
+    out.reserve(m_state.windows.size());
+    for (const auto& window : m_state.windows) {
+        out.push_back(window.info);
+        out.back().active = out.size() == 1;
+    }
+    return out;
+}
+
+nd_core::Result<std::string> MockClipboard::read_text()
+{
+    std::lock_guard lock(m_state.mutex);
+    return m_state.clipboard;
+}
+
+nd_core::Result<void> MockClipboard::write_text(std::string_view text)
+{
+    std::lock_guard lock(m_state.mutex);
+    m_state.clipboard = std::string(text);
+    return {};
+}
+
+nd_core::Result<void> MockOverlay::show_indicator()
+{
+    std::lock_guard lock(m_state.mutex);
+    if (m_state.indicator_fails)
+        return nd_core::make_error(nd_core::ErrorCode::backend_unavailable,
+                                   "the mock takeover indicator could not be shown");
+    m_state.indicator_shown = true;
+    m_state.indicator_paused = false;
+    m_state.indicator_destroyed = false;
+    return {};
+}
+
+void MockOverlay::set_paused(bool paused)
+{
+    std::lock_guard lock(m_state.mutex);
+    m_state.indicator_paused = paused;
+}
+
+void MockOverlay::hide_indicator()
+{
+    std::lock_guard lock(m_state.mutex);
+    m_state.indicator_shown = false;
+    m_state.indicator_paused = false;
+}
+
+bool MockOverlay::indicator_alive()
+{
+    std::lock_guard lock(m_state.mutex);
+    return m_state.indicator_shown && !m_state.indicator_destroyed;
+}
+
+} // namespace nd_mock

@@ -1,0 +1,120 @@
+#pragma once
+
+// The engine: one backend, one consent provider, one session at a time (one per MCP connection),
+// and the operations every front shares — window targeting, reads into snapshots, token
+// resolution, capture, settle. Tools are thin: they validate arguments, call the engine, render.
+// Checks that every tool needs (session, lease, pause) run in the dispatch wrapper; checks that
+// every synthetic call needs run in GuardedInput (guarded_input.h).
+
+#include "core/audit.h"
+#include "core/backend/backend.h"
+#include "core/consent.h"
+#include "core/session.h"
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nd_core {
+
+struct WindowTarget {
+    std::optional<std::int64_t> pid;
+    std::optional<std::int64_t> window_id;
+    std::optional<std::string> app; // a name or title fragment
+    bool empty() const { return !pid && !window_id && !app; }
+};
+
+struct SessionRequest {
+    std::optional<std::vector<std::string>> apps; // absent: every app with a window now
+    InputMode input = InputMode::headless;
+    bool clipboard_read = false;
+    std::int64_t lease_s = DEFAULT_LEASE_S;
+};
+
+struct ElementRef {
+    SnapshotPtr snapshot; // the fresh read the token was checked against
+    std::int32_t index = 0;
+    const Element& element() const { return snapshot->elements[static_cast<std::size_t>(index)]; }
+    const WindowInfo& window() const { return snapshot->window; }
+};
+
+struct SettleInfo {
+    bool settled = false;
+    std::int64_t ms = 0;
+    std::int32_t reads = 0;
+};
+
+struct EngineOptions {
+    std::string client_name = "host";
+    std::chrono::milliseconds settle_timeout{1000};
+    std::chrono::milliseconds settle_interval{20};
+    std::chrono::milliseconds read_deadline{3000};
+    std::int32_t captures_per_second = 5;
+};
+
+class Engine {
+public:
+    Engine(Backend&, ConsentProvider&, AuditLog&, EngineOptions = {});
+
+    Backend& backend() { return m_backend; }
+    AuditLog& audit() { return m_audit; }
+    const EngineOptions& options() const { return m_options; }
+    void set_client_name(std::string);
+    std::int64_t now_ms() const;
+
+    // Sessions (engine_session.cpp).
+    Result<const Session*> start_session(const SessionRequest&);
+    Result<void> end_session();
+    // The live session, or the error that says why there is none (not_consented, consent_expired,
+    // session_revoked, stopped_by_kill_switch). Also ends a takeover whose indicator went away.
+    Result<Session*> live_session();
+    const Session* session() const { return m_session ? &*m_session : nullptr; }
+    void kill_switch();
+    Result<void> revoke(std::string_view session_id);
+    // Ends the takeover (hides the indicator); the session stays, headless.
+    void end_takeover(Session&, std::string reason);
+    // Pauses the takeover on the person's input (§4.3).
+    void pause(Session&, std::string_view paused_reason);
+    void connection_closed();
+
+    // Windows (engine_windows.cpp).
+    Result<std::vector<WindowInfo>> windows_in_scope(Session&);
+    Result<WindowInfo> resolve_window(Session&, const WindowTarget&);
+
+    // Reads (engine_read.cpp).
+    Result<SnapshotPtr> read_window(Session&, const WindowInfo&);
+    // Resolves <snapshot_id>:<N> against a fresh read of its window (docs/tokens.md).
+    Result<ElementRef> resolve_token(Session&, std::string_view token);
+    // Reads again until two reads in a row agree or the settle timeout passes.
+    Result<SnapshotPtr> settle(Session&, const WindowInfo&, SettleInfo&);
+    // The window's image as PNG with every secure field blacked out; rate limited.
+    struct Png {
+        std::string bytes;
+        std::int32_t width = 0;
+        std::int32_t height = 0;
+    };
+    Result<Png> capture_png(Session&, const Snapshot&);
+
+private:
+    Result<void> check_lease(Session&);
+    std::string new_session_id();
+
+    Backend& m_backend;
+    ConsentProvider& m_consent;
+    AuditLog& m_audit;
+    EngineOptions m_options;
+    std::optional<Session> m_session;
+    std::int32_t m_session_count = 0;
+    std::chrono::steady_clock::time_point m_epoch = std::chrono::steady_clock::now();
+    std::mutex m_mutex; // guards m_session against the control pipe's thread
+    bool m_killed = false;
+
+public:
+    // The control pipe (another thread) takes this lock around kill_switch / revoke / resume.
+    std::mutex& mutex() { return m_mutex; }
+};
+
+} // namespace nd_core

@@ -1,0 +1,139 @@
+#include "core/engine.h"
+
+#include "core/png.h"
+
+#include <thread>
+
+namespace nd_core {
+
+namespace {
+
+// Names, values and states: what a settle waits to stop changing (structure is hashed separately).
+std::uint64_t content_hash(const Snapshot& s)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](std::string_view bytes) {
+        for (unsigned char c : bytes) {
+            h ^= c;
+            h *= 1099511628211ull;
+        }
+        h ^= 0xFF;
+        h *= 1099511628211ull;
+    };
+    for (const auto& e : s.elements) {
+        mix(e.name);
+        mix(e.value);
+        mix(std::string_view(reinterpret_cast<const char*>(&e.states), sizeof e.states));
+    }
+    return h ^ s.structure_hash;
+}
+
+} // namespace
+
+Result<SnapshotPtr> Engine::read_window(Session& s, const WindowInfo& window)
+{
+    auto* trees = m_backend.trees();
+    if (!trees)
+        return make_error(ErrorCode::backend_unavailable, "the backend reads no trees");
+    ReadLimits limits{WHOLE_WINDOW_MAX_ELEMENTS, WHOLE_WINDOW_MAX_DEPTH, m_options.read_deadline};
+    auto raw = TRY(trees->read_window(window, limits));
+    if (raw.elements.empty())
+        return make_error(ErrorCode::element_not_found, "window " + std::to_string(window.window_id) + " has no tree");
+    return s.snapshots.commit(window, std::move(raw), now_ms());
+}
+
+Result<ElementRef> Engine::resolve_token(Session& s, std::string_view token)
+{
+    ParsedToken parsed;
+    if (!parse_token(token, parsed))
+        return make_error(ErrorCode::invalid_arguments, "element_token must look like <snapshot_id>:<N>, e.g. s3:17");
+    SnapshotPtr known;
+    switch (s.snapshots.find(parsed.snapshot_id, known)) {
+    case SnapshotStore::Lookup::unknown:
+        return make_error(ErrorCode::stale_element_token,
+            "token " + std::string(token) + " was not issued by a read in this session");
+    case SnapshotStore::Lookup::superseded:
+        return make_error(ErrorCode::stale_element_token,
+            "token " + std::string(token) + " is from an older structure of its window");
+    case SnapshotStore::Lookup::current: break;
+    }
+    const auto window_id = known->window.window_id;
+    // The window may have closed or moved since the read: take its current facts.
+    auto* source = m_backend.windows();
+    if (!source)
+        return make_error(ErrorCode::backend_unavailable, "the backend lists no windows");
+    auto all = TRY(source->list_windows());
+    const WindowInfo* now = nullptr;
+    for (const auto& w : all)
+        if (w.window_id == window_id)
+            now = &w;
+    if (!now) {
+        s.snapshots.forget_window(window_id);
+        return make_error(ErrorCode::window_target_not_found,
+            "window " + std::to_string(window_id) + " of token " + std::string(token) + " has closed");
+    }
+    if (!s.scope.allows(now->app))
+        return make_error(ErrorCode::app_out_of_scope, "the token's window belongs to an app this session was not allowed");
+    auto fresh = TRY(read_window(s, *now));
+    if (fresh->id != parsed.snapshot_id)
+        return make_error(ErrorCode::stale_element_token,
+            "window " + std::to_string(window_id) + " changed structure since token " + std::string(token));
+    if (parsed.index >= fresh->size())
+        return make_error(ErrorCode::element_not_found,
+            "token " + std::string(token) + " names no element (the read has " + std::to_string(fresh->size()) + ")");
+    return ElementRef{fresh, parsed.index};
+}
+
+Result<SnapshotPtr> Engine::settle(Session& s, const WindowInfo& window, SettleInfo& info)
+{
+    const auto start = now_ms();
+    SnapshotPtr last = TRY(read_window(s, window));
+    info.reads = 1;
+    auto last_hash = content_hash(*last);
+    while (now_ms() - start < m_options.settle_timeout.count()) {
+        std::this_thread::sleep_for(m_options.settle_interval);
+        auto next = TRY(read_window(s, window));
+        ++info.reads;
+        auto hash = content_hash(*next);
+        last = next;
+        if (hash == last_hash) {
+            info.settled = true;
+            break;
+        }
+        last_hash = hash;
+    }
+    info.ms = now_ms() - start;
+    return last;
+}
+
+Result<Engine::Png> Engine::capture_png(Session& s, const Snapshot& snap)
+{
+    auto* capture = m_backend.capture();
+    if (!capture)
+        return make_error(ErrorCode::unsupported, "this backend cannot capture windows");
+    if (snap.budget_truncated)
+        return make_error(ErrorCode::secure_field_refused,
+            "no screenshot: the window's tree was cut at the whole-window budget, so secure fields may be unknown");
+    for (const auto& e : snap.elements)
+        if (e.secure() && !e.has_frame)
+            return make_error(ErrorCode::secure_field_refused, "no screenshot: a secure field has no known bounds");
+
+    const auto now = now_ms();
+    while (!s.capture_times_ms.empty() && now - s.capture_times_ms.front() >= 1000)
+        s.capture_times_ms.pop_front();
+    if (static_cast<std::int32_t>(s.capture_times_ms.size()) >= m_options.captures_per_second)
+        return make_error(ErrorCode::capture_rate_limited,
+            "at most " + std::to_string(m_options.captures_per_second) + " captures a second");
+    s.capture_times_ms.push_back(now);
+
+    auto image = TRY(capture->capture_window(snap.window));
+    for (const auto& e : snap.elements) {
+        if (!e.secure())
+            continue;
+        Frame local{e.frame.x - snap.window.frame.x, e.frame.y - snap.window.frame.y, e.frame.w, e.frame.h};
+        black_out(image, local);
+    }
+    return Png{encode_png(image), image.width, image.height};
+}
+
+} // namespace nd_core

@@ -1,0 +1,244 @@
+#include "core/guarded_input.h"
+
+#include <cstdlib>
+#include <thread>
+
+namespace nd_core {
+
+namespace {
+
+std::string_view paused_reason_name(PersonInput p)
+{
+    switch (p) {
+    case PersonInput::pointer_moved: return "pointer_moved";
+    case PersonInput::key_pressed: return "key_pressed";
+    case PersonInput::button_pressed: return "button_pressed";
+    }
+    return "pointer_moved";
+}
+
+// Decodes one UTF-8 character at s[i]; returns 0 bytes consumed on invalid input.
+std::size_t decode_utf8(std::string_view s, std::size_t i, char32_t& out)
+{
+    auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) {
+        out = b0;
+        return 1;
+    }
+    std::size_t len = (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size())
+        return 0;
+    char32_t cp = b0 & (0xFF >> (len + 1));
+    for (std::size_t k = 1; k < len; ++k) {
+        auto b = static_cast<unsigned char>(s[i + k]);
+        if ((b & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (b & 0x3F);
+    }
+    out = cp;
+    return len;
+}
+
+} // namespace
+
+GuardedInput::GuardedInput(Engine& engine, Session& session)
+    : m_engine(engine)
+    , m_session(session)
+{
+}
+
+GuardedInput::~GuardedInput() { release_all(); }
+
+SyntheticInput& GuardedInput::input() { return *m_engine.backend().input(); }
+
+Result<void> GuardedInput::stop(std::string_view reason)
+{
+    release_all();
+    m_engine.pause(m_session, reason);
+    Error e(ErrorCode::user_took_over, "the person's input stopped the call");
+    e.effect = "stopped";
+    e.paused_reason = std::string(reason);
+    if (m_typed >= 0)
+        e.typed_characters = m_typed;
+    return e;
+}
+
+Result<void> GuardedInput::check()
+{
+    if (m_session.takeover.paused) {
+        Error e(ErrorCode::user_took_over, "the takeover is paused");
+        e.effect = m_sent_any ? "stopped" : "refused";
+        e.paused_reason = m_session.takeover.paused_reason;
+        if (m_typed >= 0)
+            e.typed_characters = m_typed;
+        release_all();
+        return e;
+    }
+    auto* overlay = m_engine.backend().overlay();
+    if (m_session.takeover.on && (!overlay || !overlay->indicator_alive())) {
+        release_all();
+        m_engine.end_takeover(m_session, "the takeover indicator was closed by another program");
+    }
+    if (!m_session.takeover.on || !m_engine.backend().input())
+        return make_error(ErrorCode::requires_takeover, "synthetic input needs a takeover session");
+    if (auto* watcher = m_engine.backend().watcher())
+        if (auto person = watcher->poll())
+            return stop(paused_reason_name(*person));
+    if (m_session.pointer_anchor) {
+        auto pos = input().pointer_position();
+        if (pos.ok()) {
+            auto dx = std::abs(pos->x - m_session.pointer_anchor->x);
+            auto dy = std::abs(pos->y - m_session.pointer_anchor->y);
+            if (dx > HANDBACK_POINTER_SLOP_PX || dy > HANDBACK_POINTER_SLOP_PX)
+                return stop("pointer_moved");
+        }
+    }
+    return Ok{};
+}
+
+Result<void> GuardedInput::move_to(Point target, std::chrono::milliseconds duration)
+{
+    auto start = m_session.pointer_anchor;
+    if (!start) {
+        auto pos = input().pointer_position();
+        start = pos.ok() ? *pos : target;
+    }
+    const auto steps = std::max<std::int64_t>(1, duration.count() / GLIDE_STEP.count());
+    for (std::int64_t i = 1; i <= steps; ++i) {
+        TRY_VOID(check());
+        Point p{static_cast<std::int32_t>(start->x + (target.x - start->x) * i / steps),
+            static_cast<std::int32_t>(start->y + (target.y - start->y) * i / steps)};
+        // Log the target before sending it: input not in the log is the person's.
+        m_session.pointer_anchor = p;
+        TRY_VOID(input().move_pointer(p));
+        m_sent_any = true;
+        if (i < steps)
+            std::this_thread::sleep_for(GLIDE_STEP);
+    }
+    return Ok{};
+}
+
+Result<void> GuardedInput::click(Point at, MouseButton button, std::int32_t count)
+{
+    if (button == MouseButton::middle)
+        return make_error(ErrorCode::invalid_arguments, "middle-click is refused: it pastes the primary selection");
+    TRY_VOID(move_to(at));
+    for (std::int32_t i = 0; i < count; ++i) {
+        TRY_VOID(check());
+        m_held_buttons.push_back(button);
+        TRY_VOID(input().button(button, true));
+        m_sent_any = true;
+        m_held_buttons.pop_back();
+        TRY_VOID(input().button(button, false));
+    }
+    return Ok{};
+}
+
+Result<void> GuardedInput::press_keys(const std::vector<std::string>& keysyms)
+{
+    for (const auto& k : keysyms) {
+        TRY_VOID(check());
+        m_held_keys.push_back(k);
+        TRY_VOID(input().key(k, true));
+        m_sent_any = true;
+    }
+    while (!m_held_keys.empty()) {
+        auto k = m_held_keys.back();
+        m_held_keys.pop_back();
+        TRY_VOID(input().key(k, false));
+    }
+    return Ok{};
+}
+
+Result<std::int64_t> GuardedInput::type_text(std::string_view text)
+{
+    m_typed = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        char32_t cp = 0;
+        auto len = decode_utf8(text, i, cp);
+        if (len == 0)
+            return make_error(ErrorCode::invalid_arguments, "text is not valid UTF-8");
+        TRY_VOID(check());
+        TRY_VOID(input().type_char(cp));
+        m_sent_any = true;
+        ++m_typed;
+        i += len;
+    }
+    auto typed = m_typed;
+    m_typed = -1;
+    return typed;
+}
+
+Result<void> GuardedInput::scroll(Point at, std::int32_t dx, std::int32_t dy)
+{
+    TRY_VOID(move_to(at));
+    TRY_VOID(check());
+    TRY_VOID(input().scroll(dx, dy));
+    m_sent_any = true;
+    return Ok{};
+}
+
+Result<void> GuardedInput::drag(Point from, Point to)
+{
+    TRY_VOID(move_to(from));
+    TRY_VOID(check());
+    m_held_buttons.push_back(MouseButton::left);
+    TRY_VOID(input().button(MouseButton::left, true));
+    m_sent_any = true;
+    TRY_VOID(move_to(to, std::chrono::milliseconds{200}));
+    TRY_VOID(check());
+    m_held_buttons.pop_back();
+    TRY_VOID(input().button(MouseButton::left, false));
+    return Ok{};
+}
+
+Result<void> GuardedInput::raise(const WindowInfo& window)
+{
+    TRY_VOID(check());
+    TRY_VOID(input().raise_window(window));
+    m_sent_any = true;
+    return Ok{};
+}
+
+void GuardedInput::release_all()
+{
+    auto* in = m_engine.backend().input();
+    if (!in)
+        return;
+    // Releases go out even after a stop: nothing may stay held.
+    while (!m_held_buttons.empty()) {
+        (void)in->button(m_held_buttons.back(), false);
+        m_held_buttons.pop_back();
+    }
+    while (!m_held_keys.empty()) {
+        (void)in->key(m_held_keys.back(), false);
+        m_held_keys.pop_back();
+    }
+}
+
+std::string normalize_key_name(std::string_view name)
+{
+    static constexpr std::pair<std::string_view, std::string_view> ALIASES[] = {
+        {"ctrl", "Control_L"}, {"control", "Control_L"}, {"shift", "Shift_L"}, {"alt", "Alt_L"},
+        {"super", "Super_L"}, {"meta", "Super_L"}, {"cmd", "Super_L"}, {"win", "Super_L"},
+        {"enter", "Return"}, {"return", "Return"}, {"esc", "Escape"}, {"escape", "Escape"},
+        {"tab", "Tab"}, {"space", "space"}, {"backspace", "BackSpace"}, {"delete", "Delete"},
+        {"del", "Delete"}, {"up", "Up"}, {"down", "Down"}, {"left", "Left"}, {"right", "Right"},
+        {"home", "Home"}, {"end", "End"}, {"pageup", "Page_Up"}, {"pagedown", "Page_Down"},
+        {"insert", "Insert"}, {"menu", "Menu"},
+    };
+    if (name.empty() || name.size() > 32)
+        return {};
+    auto lower = to_lower_ascii(name);
+    for (const auto& [alias, keysym] : ALIASES)
+        if (lower == alias)
+            return std::string(keysym);
+    if (name.size() == 1 && static_cast<unsigned char>(name[0]) > 0x20 && static_cast<unsigned char>(name[0]) < 0x7F)
+        return std::string(name);
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+            return {};
+    return std::string(name);
+}
+
+} // namespace nd_core

@@ -1,0 +1,153 @@
+#include "core/view_render.h"
+
+#include <charconv>
+
+namespace nd_core {
+
+namespace {
+
+void append_int(std::string& out, std::int64_t v)
+{
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    out.append(buf, end);
+}
+
+// Quotes text for a text line: escapes backslash, quote and control characters so one row stays one line.
+void append_quoted(std::string& out, std::string_view text)
+{
+    out.push_back('"');
+    for (char c : text) {
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+                out.push_back(' ');
+            else
+                out.push_back(c);
+        }
+    }
+    out.push_back('"');
+}
+
+void write_frame(JsonWriter& w, const Element& e)
+{
+    w.key("frame");
+    if (!e.has_frame) {
+        w.null();
+        return;
+    }
+    w.begin_object()
+        .field("x", e.frame.x)
+        .field("y", e.frame.y)
+        .field("w", e.frame.w)
+        .field("h", e.frame.h)
+        .end_object();
+}
+
+void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& row)
+{
+    const auto& e = s.elements[row.index];
+    w.begin_object();
+    w.field("element_index", row.index);
+    w.field("element_token", format_token(s.id, row.index));
+    w.field("role", e.role);
+    if (v.kind == ViewKind::skeleton) {
+        w.field("label", cut_text(e.name, LABEL_MAX_CHARS));
+    } else {
+        w.field("name", cut_text(e.name, NAME_MAX_CHARS));
+        if (e.secure())
+            w.field("value_redacted", true);
+        else if (!e.value.empty())
+            w.field("value", cut_text(e.value, VALUE_MAX_CHARS));
+        w.key("states").begin_array();
+        for (auto name : state_names(e.states))
+            w.string(name);
+        w.end_array();
+        w.key("actions").begin_array();
+        for (const auto& a : e.actions)
+            w.string(a);
+        w.end_array();
+    }
+    w.key("parent_index");
+    if (row.parent_index < 0)
+        w.null();
+    else
+        w.number(static_cast<std::int64_t>(row.parent_index));
+    w.field("depth", row.depth);
+    w.field("child_count", e.child_count);
+    w.field("descendant_count", e.descendant_count);
+    write_frame(w, e);
+    w.end_object();
+}
+
+void append_state_words(std::string& out, const Element& e)
+{
+    static constexpr std::pair<State, std::string_view> SHOWN[] = {
+        {STATE_CHECKED, "checked"}, {STATE_SELECTED, "selected"}, {STATE_EXPANDED, "expanded"},
+        {STATE_FOCUSED, "focused"}, {STATE_EDITABLE, "editable"}, {STATE_MODAL, "modal"},
+    };
+    bool first = true;
+    auto word = [&](std::string_view w) {
+        out.append(first ? " (" : ", ");
+        out.append(w);
+        first = false;
+    };
+    for (const auto& [bit, name] : SHOWN)
+        if (e.is(bit))
+            word(name);
+    if (!e.is(STATE_ENABLED))
+        word("disabled");
+    if (e.secure())
+        word("secure");
+    if (!first)
+        out.push_back(')');
+}
+
+} // namespace
+
+void write_rows_json(JsonWriter& w, const Snapshot& s, const View& v)
+{
+    w.begin_array();
+    for (const auto& row : v.rows)
+        write_row(w, s, v, row);
+    w.end_array();
+}
+
+std::string view_text(const Snapshot& s, const View& v)
+{
+    std::string out;
+    out.reserve(v.rows.size() * 48);
+    for (const auto& row : v.rows) {
+        const auto& e = s.elements[row.index];
+        out.append(static_cast<std::size_t>(row.depth) * 2, ' ');
+        out.push_back('[');
+        append_int(out, row.index);
+        out.append("] ");
+        out.append(e.role);
+        out.push_back(' ');
+        if (v.kind == ViewKind::skeleton) {
+            append_quoted(out, cut_text(e.name, LABEL_MAX_CHARS));
+            out.append(" children=");
+            append_int(out, e.child_count);
+            out.append(" descendants=");
+            append_int(out, e.descendant_count);
+        } else {
+            append_quoted(out, cut_text(e.name, NAME_MAX_CHARS));
+            if (!e.secure() && !e.value.empty()) {
+                out.append(" = ");
+                append_quoted(out, cut_text(e.value, VALUE_MAX_CHARS));
+            }
+            append_state_words(out, e);
+        }
+        out.push_back('\n');
+    }
+    return out;
+}
+
+} // namespace nd_core

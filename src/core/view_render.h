@@ -1,0 +1,21 @@
+#pragma once
+
+// Renders a view as JSON rows (streamed) and as the text the model reads. Secure values are never
+// rendered: a secure row says value_redacted instead.
+
+#include "core/json_writer.h"
+#include "core/views.h"
+
+#include <string>
+
+namespace nd_core {
+
+// Appends the rows as one JSON array value (the writer must be positioned after a key).
+void write_rows_json(JsonWriter&, const Snapshot&, const View&);
+
+// One line per row, indented two spaces per view depth:
+//   skeleton: [N] role "label" children=K descendants=D
+//   full:     [N] role "name" = "value" (checked, focused)
+std::string view_text(const Snapshot&, const View&);
+
+} // namespace nd_core

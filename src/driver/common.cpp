@@ -1,0 +1,85 @@
+#include "driver/common.h"
+
+#include "core/act_result.h"
+#include "core/json_writer.h"
+
+namespace nd_driver {
+
+namespace arg {
+
+ArgSpec pid()
+{
+    return {.name = "pid", .type = ArgType::integer, .description = "Process id of the app; alone, its topmost window.",
+        .strict = true, .min = 1, .max = 4194304};
+}
+
+ArgSpec window_id()
+{
+    return {.name = "window_id", .type = ArgType::integer, .description = "Window id from list_windows.",
+        .strict = true, .min = 1};
+}
+
+ArgSpec app()
+{
+    return {.name = "app", .type = ArgType::string,
+        .description = "A fragment of an approved app's name or window title, instead of pid/window_id.",
+        .strict = true, .max_length = 256};
+}
+
+std::vector<ArgSpec> window_target() { return {pid(), window_id(), app()}; }
+
+ArgSpec element_token(std::string_view description)
+{
+    return {.name = "element_token", .type = ArgType::string, .description = description, .required = true,
+        .strict = true, .max_length = 64};
+}
+
+ArgSpec observe()
+{
+    return {.name = "observe", .type = ArgType::object,
+        .description = "Also read after acting: {tree: true} returns the settled tree (default view), "
+                       "{screenshot: true} a screenshot. A failed observation never fails the act.",
+        .bool_properties = {"tree", "screenshot"}};
+}
+
+ArgSpec delivery_mode()
+{
+    return {.name = "delivery_mode", .type = ArgType::string,
+        .description = "background (default): the element's own action, headless. foreground: synthetic input, "
+                       "which needs a takeover session.",
+        .strict = true, .enum_values = {"background", "foreground"}};
+}
+
+} // namespace arg
+
+nd_core::WindowTarget target_from(const Args& args)
+{
+    return {args.integer("pid"), args.integer("window_id"), args.string("app")};
+}
+
+ToolOutput error_output(const nd_core::Error& e)
+{
+    ToolOutput out;
+    out.is_error = true;
+    nd_core::JsonWriter w(out.structured);
+    w.begin_object().field("ok", false).key("error");
+    nd_core::write_error_object(w, e);
+    w.end_object();
+    out.text = e.text();
+    return out;
+}
+
+nlohmann::json window_json(const nd_core::WindowInfo& w)
+{
+    return {{"window_id", w.window_id}, {"pid", w.pid}, {"app", w.app}, {"title", w.title},
+        {"frame", {{"x", w.frame.x}, {"y", w.frame.y}, {"w", w.frame.w}, {"h", w.frame.h}}}, {"active", w.active}};
+}
+
+std::vector<ArgSpec> concat(std::vector<ArgSpec> v, std::vector<ArgSpec> items)
+{
+    for (auto& item : items)
+        v.push_back(std::move(item));
+    return v;
+}
+
+} // namespace nd_driver

@@ -1,0 +1,89 @@
+#include "driver/dispatcher.h"
+
+#include "driver/arg_schema.h"
+#include "driver/common.h"
+#include "driver/tool_registry.h"
+
+#include <exception>
+
+namespace nd_driver {
+
+using nd_core::ErrorCode;
+
+Dispatcher::Dispatcher(nd_core::Engine& engine)
+    : m_engine(engine)
+{
+}
+
+nlohmann::json Dispatcher::list_tools()
+{
+    nlohmann::json tools = nlohmann::json::array();
+    for (const auto& def : all_tools()) {
+        tools.push_back({
+            {"name", def.name},
+            {"title", def.title},
+            {"description", def.description},
+            {"inputSchema", input_schema(def)},
+            {"annotations",
+                {{"title", def.title}, {"readOnlyHint", def.cls == ToolClass::read || def.cls == ToolClass::info},
+                    {"destructiveHint", def.destructive}, {"idempotentHint", def.cls == ToolClass::read},
+                    {"openWorldHint", false}}},
+        });
+    }
+    return tools;
+}
+
+bool Dispatcher::has_tool(std::string_view name) { return find_tool(name) != nullptr; }
+
+void Dispatcher::set_client_name(std::string_view name)
+{
+    std::lock_guard lock(m_engine.mutex());
+    m_engine.set_client_name(std::string(name));
+}
+
+void Dispatcher::connection_closed()
+{
+    std::lock_guard lock(m_engine.mutex());
+    m_engine.connection_closed();
+}
+
+nd_core::Result<ToolOutput> Dispatcher::run(const ToolDef& def, const nlohmann::json& arguments, const CallContext& call)
+{
+    auto args = TRY(validate_args(def, arguments));
+    ToolEnv env{m_engine, nullptr, call};
+    if (def.needs_session) {
+        env.session = TRY(m_engine.live_session());
+        if (def.cls == ToolClass::act && env.session->takeover.paused) {
+            nd_core::Error e(ErrorCode::user_took_over, "the takeover is paused until the person clicks Continue");
+            e.effect = "refused";
+            e.paused_reason = env.session->takeover.paused_reason;
+            return e;
+        }
+    }
+    return def.handler(env, args);
+}
+
+ToolOutput Dispatcher::call_tool(std::string_view name, const nlohmann::json& arguments, const CallContext& call)
+{
+    const auto* def = find_tool(name);
+    if (!def)
+        return error_output(nd_core::Error(ErrorCode::invalid_arguments, "no tool is named so"));
+    std::lock_guard lock(m_engine.mutex());
+    nd_core::Result<ToolOutput> result = nd_core::Error(ErrorCode::internal_error, "the tool did not run");
+    try {
+        result = run(*def, arguments, call);
+    } catch (const std::exception&) {
+        // A throwing library at the edge; never a crash, never a leaked detail.
+        result = nd_core::Error(ErrorCode::internal_error, "the tool failed unexpectedly");
+    }
+    const auto* session = m_engine.session();
+    m_engine.audit().record({.event = "tool_call",
+        .session = session ? session->id : std::string(),
+        .tool = def->name,
+        .outcome = result.ok() ? nd_core::AuditOutcome::ok() : nd_core::AuditOutcome::failed(result.error().code)});
+    if (!result.ok())
+        return error_output(result.error());
+    return std::move(result).value();
+}
+
+} // namespace nd_driver

@@ -1,0 +1,29 @@
+#pragma once
+
+// The dispatch wrapper: the ToolHost the MCP server calls. It validates arguments against the
+// tool's declaration, runs the checks every tool shares (a live session, the lease, the pause
+// refusal of acts) once, calls the handler, turns errors into the envelope, and audits the call.
+
+#include "core/engine.h"
+#include "driver/mcp/tool_host.h"
+#include "driver/tool.h"
+
+namespace nd_driver {
+
+class Dispatcher final : public ToolHost {
+public:
+    explicit Dispatcher(nd_core::Engine&);
+
+    nlohmann::json list_tools() override;
+    bool has_tool(std::string_view name) override;
+    ToolOutput call_tool(std::string_view name, const nlohmann::json& arguments, const CallContext&) override;
+    void set_client_name(std::string_view) override;
+    void connection_closed() override;
+
+private:
+    nd_core::Result<ToolOutput> run(const ToolDef&, const nlohmann::json& arguments, const CallContext&);
+
+    nd_core::Engine& m_engine;
+};
+
+} // namespace nd_driver

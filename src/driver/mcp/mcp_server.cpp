@@ -1,0 +1,296 @@
+#include "driver/mcp/mcp_server.h"
+
+#include "driver/mcp/line_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <system_error>
+#include <thread>
+#include <unistd.h>
+
+namespace nd_driver {
+
+namespace {
+
+// Diagnostics go to stderr: stdout belongs to the protocol.
+void log_line(const std::string& message)
+{
+    std::fprintf(stderr, "nish-driver mcp: %s\n", message.c_str());
+}
+
+bool is_blank(std::string_view line)
+{
+    return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+} // namespace
+
+McpServer::McpServer(ToolHost& host, int input_fd, int output_fd, McpServerOptions options)
+    : m_host(host)
+    , m_input_fd(input_fd)
+    , m_output_fd(output_fd)
+    , m_options(std::move(options))
+    , m_info{m_options.name, m_options.version, m_options.instructions}
+{
+    // The wake pipe lets request_stop() and a closed output interrupt a reader blocked in poll().
+    if (::pipe2(m_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        log_line(std::string("cannot create the wake pipe: ") + std::strerror(errno));
+        m_wake_pipe[0] = m_wake_pipe[1] = -1;
+    }
+}
+
+McpServer::~McpServer()
+{
+    for (int fd : m_wake_pipe) {
+        if (fd >= 0)
+            ::close(fd);
+    }
+}
+
+int McpServer::run()
+{
+    if (m_wake_pipe[0] < 0) {
+        m_host.connection_closed();
+        return 1;
+    }
+    // A client that goes away closes our stdout; that must end the server, not kill the process.
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+
+    std::thread worker;
+    try {
+        worker = std::thread([this] { worker_loop(); });
+    } catch (const std::system_error& e) {
+        log_line(std::string("cannot start the worker thread: ") + e.what());
+        m_host.connection_closed();
+        return 1;
+    }
+
+    LineReader reader(m_input_fd, m_wake_pipe[0], m_options.max_line_bytes);
+    const std::string too_long = "Invalid Request: line exceeds the " + std::to_string(m_options.max_line_bytes)
+        + "-byte limit (max_line_bytes)";
+    std::string line;
+    int exit_code = 0;
+    bool reading = true;
+    while (reading && !m_stop_requested.load() && !m_output_closed.load()) {
+        switch (reader.next(line)) {
+        case LineReader::Status::Line:
+            // The line's parse already stops library exceptions; this keeps an allocation
+            // failure on one request from taking down the connection.
+            try {
+                handle_line(line);
+            } catch (const std::exception& e) {
+                log_line(std::string("dropped a request line: ") + e.what());
+            }
+            break;
+        case LineReader::Status::TooLong:
+            log_line("skipped a request line longer than " + std::to_string(m_options.max_line_bytes) + " bytes");
+            send(rpc_error_line("null", RPC_INVALID_REQUEST, too_long));
+            break;
+        case LineReader::Status::End:
+        case LineReader::Status::Stopped: reading = false; break;
+        case LineReader::Status::Failed:
+            log_line(std::string("reading the input failed: ") + std::strerror(errno));
+            exit_code = 1;
+            reading = false;
+            break;
+        }
+    }
+
+    {
+        std::lock_guard lock(m_queue_mutex);
+        m_input_done = true;
+    }
+    m_queue_changed.notify_all();
+    worker.join();
+    m_host.connection_closed();
+    return exit_code;
+}
+
+void McpServer::request_stop()
+{
+    m_stop_requested.store(true);
+    {
+        std::lock_guard lock(m_queue_mutex);
+        m_queue.clear();
+        if (m_running)
+            m_running->cancelled.store(true);
+    }
+    m_queue_changed.notify_all();
+    wake_reader();
+}
+
+void McpServer::handle_line(std::string_view line)
+{
+    if (is_blank(line))
+        return;
+    RpcMessage message = parse_rpc_line(line);
+    if (auto* fault = std::get_if<RpcFault>(&message)) {
+        send(rpc_error_line(fault->id_json, fault->code, fault->message));
+        return;
+    }
+    auto* request = std::get_if<RpcRequest>(&message);
+    if (!request)
+        return;
+    if (!request->has_id) {
+        handle_notification(*request);
+        return;
+    }
+    // Answered here rather than by the worker so a liveness check never waits behind a tool call.
+    if (request->method == "ping") {
+        send(rpc_result_line(request->id_json, "{}"));
+        return;
+    }
+    enqueue(std::move(*request));
+}
+
+void McpServer::handle_notification(const RpcRequest& notification)
+{
+    if (notification.method == "notifications/cancelled") {
+        auto it = notification.params.find("requestId");
+        if (it != notification.params.end())
+            cancel_request(*it);
+    }
+    // notifications/initialized and every other notification need nothing from this server.
+}
+
+void McpServer::cancel_request(const nlohmann::json& request_id)
+{
+    if (!request_id.is_string() && !request_id.is_number_integer())
+        return;
+    // MCP forbids cancelling initialize; a cancel for an unknown or finished request is ignored.
+    auto matches = [&](const std::shared_ptr<Pending>& pending) {
+        return pending->request.id == request_id && pending->request.method != "initialize";
+    };
+    std::lock_guard lock(m_queue_mutex);
+    if (m_running && matches(m_running)) {
+        m_running->cancelled.store(true);
+        return;
+    }
+    auto it = std::find_if(m_queue.begin(), m_queue.end(), matches);
+    if (it != m_queue.end())
+        m_queue.erase(it);
+}
+
+void McpServer::enqueue(RpcRequest&& request)
+{
+    auto pending = std::make_shared<Pending>();
+    pending->request = std::move(request);
+    {
+        std::lock_guard lock(m_queue_mutex);
+        m_queue.push_back(std::move(pending));
+    }
+    m_queue_changed.notify_one();
+}
+
+void McpServer::worker_loop()
+{
+    for (;;) {
+        std::shared_ptr<Pending> pending;
+        {
+            std::unique_lock lock(m_queue_mutex);
+            m_queue_changed.wait(lock, [this] {
+                return !m_queue.empty() || m_input_done || m_output_closed.load() || m_stop_requested.load();
+            });
+            if (m_output_closed.load() || m_stop_requested.load() || m_queue.empty())
+                return;
+            pending = std::move(m_queue.front());
+            m_queue.pop_front();
+            m_running = pending;
+        }
+        std::string response = execute(*pending);
+        bool cancelled;
+        {
+            // Deciding under the lock that clears m_running makes a cancel either suppress this
+            // reply or arrive after the request finished (and be ignored), never half of each.
+            std::lock_guard lock(m_queue_mutex);
+            m_running.reset();
+            cancelled = pending->cancelled.load();
+        }
+        if (!cancelled)
+            send(response);
+    }
+}
+
+std::string McpServer::execute(Pending& pending)
+{
+    const RpcRequest& request = pending.request;
+    CallContext context;
+    context.cancelled = &pending.cancelled;
+    // ToolHost promises not to throw; this is the edge where a broken promise becomes a reply.
+    try {
+        if (request.method == "tools/call")
+            return handle_tools_call(request, m_host, context);
+        if (request.method == "tools/list")
+            return handle_tools_list(request, m_host);
+        if (request.method == "initialize")
+            return handle_initialize(request, m_info, m_host);
+        return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND,
+            "Method not found: " + request.method.substr(0, 128));
+    } catch (const std::exception& e) {
+        log_line("request " + request.method.substr(0, 128) + " failed: " + e.what());
+    } catch (...) {
+        log_line("request " + request.method.substr(0, 128) + " failed");
+    }
+    return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error");
+}
+
+bool McpServer::send(std::string_view line)
+{
+    std::unique_lock lock(m_write_mutex);
+    if (m_output_closed.load())
+        return false;
+    std::size_t offset = 0;
+    while (offset < line.size()) {
+        ssize_t n = ::write(m_output_fd, line.data() + offset, line.size() - offset);
+        if (n >= 0) {
+            offset += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            // Only a non-blocking output gets here: wait until the client drains it.
+            pollfd pfd{m_output_fd, POLLOUT, 0};
+            ::poll(&pfd, 1, -1);
+            continue;
+        }
+        if (errno != EPIPE)
+            log_line(std::string("writing the output failed: ") + std::strerror(errno));
+        m_output_closed.store(true);
+        lock.unlock();
+        output_closed();
+        return false;
+    }
+    return true;
+}
+
+void McpServer::output_closed()
+{
+    {
+        std::lock_guard lock(m_queue_mutex);
+        m_queue.clear();
+        if (m_running)
+            m_running->cancelled.store(true);
+    }
+    m_queue_changed.notify_all();
+    wake_reader();
+}
+
+void McpServer::wake_reader()
+{
+    if (m_wake_pipe[1] < 0)
+        return;
+    char byte = 1;
+    // A full pipe already wakes the reader, so EAGAIN needs no retry.
+    [[maybe_unused]] auto n = ::write(m_wake_pipe[1], &byte, 1);
+}
+
+} // namespace nd_driver

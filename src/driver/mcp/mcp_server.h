@@ -1,0 +1,87 @@
+#pragma once
+
+// The MCP server: newline-delimited JSON-RPC 2.0 over a pair of file descriptors (stdin/stdout
+// in production, pipes in tests). It knows JSON-RPC and MCP framing only and reaches the driver
+// through ToolHost; it does not own the host or the descriptors.
+//
+// Threads: run() reads on the calling thread and starts one worker. The reader parses every
+// line, answers ping and protocol faults at once, handles notifications/cancelled, and queues the
+// other requests; the worker runs queued requests one at a time, in arrival order. Writes to the
+// output are whole lines under one mutex, so a ping reply never lands inside a tool result.
+// Nothing but JSON-RPC is written to the output; diagnostics go to stderr.
+
+#include "core/version.h"
+#include "driver/mcp/json_rpc.h"
+#include "driver/mcp/mcp_methods.h"
+#include "driver/mcp/tool_host.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace nd_driver {
+
+struct McpServerOptions {
+    std::string name = "nish-driver";
+    std::string version = nd_core::DRIVER_VERSION;
+    std::string instructions;
+    // A request line longer than this is skipped and answered with -32600 (id null).
+    std::size_t max_line_bytes = 8 * 1024 * 1024;
+};
+
+class McpServer {
+public:
+    McpServer(ToolHost& host, int input_fd, int output_fd, McpServerOptions options = {});
+    ~McpServer();
+    McpServer(const McpServer&) = delete;
+    McpServer& operator=(const McpServer&) = delete;
+
+    // Serves until input end of file, a closed output, a read error or request_stop(); then calls
+    // ToolHost::connection_closed() and returns 0 (1 when the input failed or the server could
+    // not start). At end of file the requests already queued still run and are answered.
+    int run();
+
+    // Thread-safe: ends run() soon. Queued requests are dropped and the running one is cancelled.
+    void request_stop();
+
+private:
+    struct Pending {
+        RpcRequest request;
+        std::atomic<bool> cancelled{false};
+    };
+
+    void handle_line(std::string_view line);
+    void handle_notification(const RpcRequest&);
+    void cancel_request(const nlohmann::json& request_id);
+    void enqueue(RpcRequest&&);
+    void worker_loop();
+    std::string execute(Pending&);
+    // Writes one whole line; false (and the server winds down) once the output is closed.
+    bool send(std::string_view line);
+    void output_closed();
+    void wake_reader();
+
+    ToolHost& m_host;
+    int m_input_fd;
+    int m_output_fd;
+    McpServerOptions m_options;
+    McpServerInfo m_info;
+    int m_wake_pipe[2] = {-1, -1};
+
+    std::mutex m_write_mutex;
+    std::atomic<bool> m_output_closed{false};
+    std::atomic<bool> m_stop_requested{false};
+
+    std::mutex m_queue_mutex;
+    std::condition_variable m_queue_changed;
+    std::deque<std::shared_ptr<Pending>> m_queue;
+    std::shared_ptr<Pending> m_running;
+    bool m_input_done = false;
+};
+
+} // namespace nd_driver

@@ -1,0 +1,17 @@
+#pragma once
+
+// The one registry of contract tools. Adding a tool costs one file in src/driver/tools/, one line
+// in tools/registry.cpp and one test.
+
+#include "driver/tool.h"
+
+#include <vector>
+
+namespace nd_driver {
+
+const std::vector<ToolDef>& all_tools();
+const ToolDef* find_tool(std::string_view name);
+// The output schema (structuredContent of a success) of a tool; null JSON for an unknown name.
+nlohmann::json output_schema(std::string_view tool);
+
+} // namespace nd_driver

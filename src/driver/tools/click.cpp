@@ -1,0 +1,19 @@
+#include "driver/tools/pointer_act.h"
+#include "driver/tools/tools.h"
+
+namespace nd_driver::tools {
+
+ToolDef click()
+{
+    return pointer_act_tool({
+        .name = "click",
+        .title = "Click an element",
+        .description = "Clicks an element by token. Headless (default): runs the element's own click, press or "
+                       "activate action, or selects a tab or row. delivery_mode foreground: a real left click at its "
+                       "centre, in a takeover session only.",
+        .actions = {"click", "press", "activate", "jump", "toggle", "open"},
+        .select_fallback = true,
+    });
+}
+
+} // namespace nd_driver::tools

@@ -1,0 +1,20 @@
+#include "driver/tools/pointer_act.h"
+#include "driver/tools/tools.h"
+
+namespace nd_driver::tools {
+
+ToolDef double_click()
+{
+    return pointer_act_tool({
+        .name = "double_click",
+        .title = "Double-click an element",
+        .description = "Double-clicks an element by token. Headless (default): its activate action, else its click "
+                       "action twice. delivery_mode foreground: a real double click, in a takeover session only.",
+        .actions = {"activate", "doubleclick", "double_click"},
+        .repeat_fallback = 2,
+        .fallback_actions = {"click", "press"},
+        .count = 2,
+    });
+}
+
+} // namespace nd_driver::tools

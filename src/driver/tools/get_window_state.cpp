@@ -1,0 +1,165 @@
+#include "core/act_result.h"
+#include "core/base64.h"
+#include "core/schemas.h"
+#include "core/view_render.h"
+#include "driver/common.h"
+#include "driver/tools/tools.h"
+
+namespace nd_driver::tools {
+
+namespace {
+
+using nd_core::ErrorCode;
+
+struct Target {
+    nd_core::SnapshotPtr snapshot;
+    std::int32_t root = 0;
+    std::optional<std::string> root_token;
+};
+
+nd_core::Result<Target> resolve(ToolEnv& env, const Args& args)
+{
+    auto target = target_from(args);
+    if (auto root = args.string("root")) {
+        auto ref = TRY(env.engine.resolve_token(*env.session, *root));
+        if ((target.window_id && *target.window_id != ref.window().window_id)
+            || (target.pid && *target.pid != ref.window().pid))
+            return nd_core::make_error(ErrorCode::invalid_arguments, "root belongs to another window than the target");
+        return Target{ref.snapshot, ref.index, *root};
+    }
+    auto window = TRY(env.engine.resolve_window(*env.session, target));
+    auto snap = TRY(env.engine.read_window(*env.session, window));
+    return Target{snap, 0, std::nullopt};
+}
+
+nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
+{
+    auto t = TRY(resolve(env, args));
+    const auto& snap = *t.snapshot;
+    const bool skeleton = args.boolean("skeleton").value_or(false);
+    nd_core::ViewRequest req;
+    req.kind = skeleton ? nd_core::ViewKind::skeleton : nd_core::ViewKind::full;
+    req.root = t.root;
+    req.max_elements = static_cast<std::int32_t>(args.integer("max_elements").value_or(
+        skeleton ? nd_core::SKELETON_DEFAULT_MAX_ELEMENTS : nd_core::FULL_DEFAULT_MAX_ELEMENTS));
+    if (skeleton)
+        req.max_elements = std::min(req.max_elements, nd_core::SKELETON_MAX_ELEMENTS);
+    req.max_depth = static_cast<std::int32_t>(args.integer("max_depth").value_or(
+        skeleton ? nd_core::SKELETON_DEFAULT_MAX_DEPTH : nd_core::FULL_DEFAULT_MAX_DEPTH));
+    auto view = nd_core::project(snap, req);
+
+    ToolOutput out;
+    out.structured.reserve(view.rows.size() * 260 + 512);
+    nd_core::JsonWriter w(out.structured);
+    w.begin_object();
+    w.field("ok", true);
+    w.key("window").raw(window_json(snap.window).dump());
+    w.field("snapshot_id", snap.id);
+    w.field("view", skeleton ? "skeleton" : "full");
+    w.key("root");
+    if (t.root_token)
+        w.string(*t.root_token);
+    else
+        w.null();
+    w.field("element_count", static_cast<std::int64_t>(view.rows.size()));
+    w.field("total_elements", static_cast<std::int64_t>(snap.size()));
+    w.field("truncated", view.truncated);
+    w.field("budget_truncated", snap.budget_truncated);
+    w.field("max_elements", req.max_elements);
+    w.field("max_depth", req.max_depth);
+    w.key("elements");
+    nd_core::write_rows_json(w, snap, view);
+    if (args.boolean("include_screenshot").value_or(false)) {
+        auto png = env.engine.capture_png(*env.session, snap);
+        if (png.ok()) {
+            w.key("screenshot")
+                .begin_object()
+                .field("mime_type", "image/png")
+                .field("width", png->width)
+                .field("height", png->height)
+                .end_object();
+            out.image = ImageBlock{"image/png", nd_core::base64_encode(png->bytes)};
+        } else {
+            w.key("screenshot_error");
+            nd_core::write_error_object(w, png.error());
+        }
+    }
+    w.end_object();
+
+    out.text = "window " + std::to_string(snap.window.window_id) + " pid " + std::to_string(snap.window.pid)
+        + " snapshot " + snap.id + (skeleton ? " skeleton: " : ": ") + std::to_string(view.rows.size()) + " of "
+        + std::to_string(snap.size()) + " elements" + (view.truncated ? " (truncated)" : "")
+        + (snap.budget_truncated ? " (window over the read budget)" : "") + "\n";
+    out.text += nd_core::view_text(snap, view);
+    return out;
+}
+
+nlohmann::json schema()
+{
+    using nd_core::schemas::frame_schema;
+    nlohmann::json frame_or_null = {{"anyOf", {frame_schema(), {{"type", "null"}}}}};
+    nlohmann::json int_or_null = {{"anyOf", {{{"type", "integer"}}, {{"type", "null"}}}}};
+    nlohmann::json row = {{"type", "object"},
+        {"properties",
+            {{"element_index", {{"type", "integer"}}}, {"element_token", {{"type", "string"}}},
+                {"role", {{"type", "string"}}}, {"label", {{"type", "string"}, {"maxLength", 80}}},
+                {"name", {{"type", "string"}}}, {"value", {{"type", "string"}}}, {"value_redacted", {{"const", true}}},
+                {"states", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                {"actions", {{"type", "array"}, {"items", {{"type", "string"}}}}}, {"parent_index", int_or_null},
+                {"depth", {{"type", "integer"}}}, {"child_count", {{"type", "integer"}}},
+                {"descendant_count", {{"type", "integer"}}}, {"frame", frame_or_null}}},
+        {"required", {"element_index", "element_token", "role", "parent_index", "depth", "child_count",
+                         "descendant_count", "frame"}}};
+    return {{"type", "object"},
+        {"properties",
+            {{"ok", {{"const", true}}}, {"window", nd_core::schemas::window_schema()},
+                {"snapshot_id", {{"type", "string"}}},
+                {"view", {{"type", "string"}, {"enum", {"full", "skeleton"}}}},
+                {"root", {{"anyOf", {{{"type", "string"}}, {{"type", "null"}}}}}},
+                {"element_count", {{"type", "integer"}}}, {"total_elements", {{"type", "integer"}}},
+                {"truncated", {{"type", "boolean"}}}, {"budget_truncated", {{"type", "boolean"}}},
+                {"max_elements", {{"type", "integer"}}}, {"max_depth", {{"type", "integer"}}},
+                {"elements", {{"type", "array"}, {"items", row}}},
+                {"screenshot",
+                    {{"type", "object"},
+                        {"properties",
+                            {{"mime_type", {{"type", "string"}}}, {"width", {{"type", "integer"}}},
+                                {"height", {{"type", "integer"}}}}},
+                        {"required", {"mime_type", "width", "height"}}}},
+                {"screenshot_error", nd_core::schemas::error_object_schema()}}},
+        {"required", {"ok", "window", "snapshot_id", "view", "root", "element_count", "total_elements", "truncated",
+                         "elements"}}};
+}
+
+} // namespace
+
+ToolDef get_window_state()
+{
+    return {
+        .name = "get_window_state",
+        .title = "Read a window",
+        .description =
+            "Reads a window's accessibility tree. Each row has an element_token <snapshot_id>:<N> for acts. "
+            "For dense apps call with skeleton: true first (containers and landmarks only), then drill down with "
+            "root: <token>. Tokens stay valid until the window's structure changes.",
+        .cls = ToolClass::read,
+        .args = concat(arg::window_target(),
+            {
+                {.name = "skeleton", .type = ArgType::boolean,
+                    .description = "Only containers and landmarks (default max_elements 60, at most 200; max_depth 4)."},
+                {.name = "root", .type = ArgType::string,
+                    .description = "A token: read only this element and its descendants, limits counted from it.",
+                    .strict = true, .max_length = 64},
+                {.name = "max_elements", .type = ArgType::integer,
+                    .description = "Rows at most (default 250; skeleton 60, at most 200).", .min = 1, .max = 5000},
+                {.name = "max_depth", .type = ArgType::integer,
+                    .description = "Levels below the root at most (default 25; skeleton 4).", .min = 0, .max = 200},
+                {.name = "include_screenshot", .type = ArgType::boolean,
+                    .description = "Also capture the window (secure fields blacked out) as a PNG image block."},
+            }),
+        .output_schema = schema,
+        .handler = run,
+    };
+}
+
+} // namespace nd_driver::tools

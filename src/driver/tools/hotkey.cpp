@@ -1,0 +1,30 @@
+#include "core/schemas.h"
+#include "driver/common.h"
+#include "driver/tools/key_act.h"
+#include "driver/tools/tools.h"
+
+namespace nd_driver::tools {
+
+ToolDef hotkey()
+{
+    return {
+        .name = "hotkey",
+        .title = "Press a key combination",
+        .description = "Presses keys together and releases them in reverse, e.g. [\"ctrl\", \"s\"], in the active "
+                       "window, or in the named window when it is active. Takeover sessions only.",
+        .cls = ToolClass::act,
+        .destructive = true,
+        .args = concat({{.name = "keys", .type = ArgType::string_array, .description = "Key names, modifiers first.",
+                           .required = true, .strict = true, .max_length = 6}},
+            concat(arg::window_target(), {arg::observe()})),
+        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        .handler = [](ToolEnv& env, const Args& args) -> nd_core::Result<ToolOutput> {
+            auto keys = args.strings("keys").value_or(std::vector<std::string>{});
+            if (keys.empty())
+                return nd_core::make_error(nd_core::ErrorCode::invalid_arguments, "keys must name at least one key");
+            return send_keys(env, args, "hotkey", keys);
+        },
+    };
+}
+
+} // namespace nd_driver::tools

@@ -1,0 +1,87 @@
+#include "driver/tools/pointer_act.h"
+
+#include "core/guarded_input.h"
+#include "core/schemas.h"
+#include "driver/act_flow.h"
+#include "driver/common.h"
+
+#include <algorithm>
+
+namespace nd_driver::tools {
+
+namespace {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+std::optional<std::string> first_action(const nd_core::Element& e, const std::vector<std::string_view>& wanted)
+{
+    for (auto w : wanted)
+        for (const auto& a : e.actions)
+            if (nd_core::to_lower_ascii(a) == w)
+                return a;
+    return std::nullopt;
+}
+
+nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const nd_core::ElementRef& ref)
+{
+    const auto& e = ref.element();
+    auto* actuator = env.engine.backend().actuator();
+    if (!actuator)
+        return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");
+    if (!e.is(nd_core::STATE_ENABLED))
+        return make_error(ErrorCode::action_failed, "element " + std::to_string(ref.index) + " is disabled");
+    if (auto action = first_action(e, kind.actions))
+        return actuator->do_action(ref.window(), e, *action);
+    if (auto action = first_action(e, kind.fallback_actions)) {
+        for (std::int32_t i = 0; i < kind.repeat_fallback; ++i)
+            TRY_VOID(actuator->do_action(ref.window(), e, *action));
+        return nd_core::Ok{};
+    }
+    if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE))
+        return actuator->select(ref.window(), e);
+    nd_core::Error err(ErrorCode::action_failed,
+        "element " + std::to_string(ref.index) + " has no action for " + std::string(kind.name));
+    err.escalation_reason = "a foreground " + std::string(kind.name) + " in a takeover session may work";
+    return err;
+}
+
+nd_core::Result<void> perform(ToolEnv& env, const Args& args, const PointerActKind& kind,
+    const nd_core::ElementRef& ref, nd_core::ActResult& r)
+{
+    if (args.string("delivery_mode").value_or("background") != "foreground") {
+        r.path = "semantic";
+        return headless(env, kind, ref);
+    }
+    auto point = TRY(click_point(env, ref));
+    nd_core::GuardedInput input(env.engine, *env.session);
+    r.path = "synthetic";
+    r.took_cursor = true;
+    return input.click(point, kind.button, kind.count);
+}
+
+} // namespace
+
+ToolDef pointer_act_tool(PointerActKind kind)
+{
+    return {
+        .name = kind.name,
+        .title = kind.title,
+        .description = kind.description,
+        .cls = ToolClass::act,
+        .destructive = true,
+        .args = {arg::element_token(), arg::delivery_mode(), arg::observe()},
+        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        .handler =
+            [kind](ToolEnv& env, const Args& args) -> nd_core::Result<ToolOutput> {
+                if (args.string("delivery_mode").value_or("background") == "foreground")
+                    TRY_VOID(require_takeover(env, "delivery_mode foreground"));
+                return run_element_act(env, args, kind.name,
+                    [&](ToolEnv& e, const nd_core::ElementRef& ref, nd_core::ActResult& r) {
+                        return perform(e, args, kind, ref, r);
+                    });
+            },
+    };
+}
+
+} // namespace nd_driver::tools

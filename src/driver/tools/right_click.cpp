@@ -1,0 +1,18 @@
+#include "driver/tools/pointer_act.h"
+#include "driver/tools/tools.h"
+
+namespace nd_driver::tools {
+
+ToolDef right_click()
+{
+    return pointer_act_tool({
+        .name = "right_click",
+        .title = "Right-click an element",
+        .description = "Opens an element's context menu. Headless (default): its showmenu or menu action. "
+                       "delivery_mode foreground: a real right click, in a takeover session only.",
+        .actions = {"showmenu", "menu", "popup", "context_menu", "contextmenu"},
+        .button = nd_core::MouseButton::right,
+    });
+}
+
+} // namespace nd_driver::tools

@@ -1,0 +1,73 @@
+#include "core/guarded_input.h"
+#include "core/schemas.h"
+#include "driver/act_flow.h"
+#include "driver/common.h"
+#include "driver/tools/tools.h"
+
+#include <algorithm>
+
+namespace nd_driver::tools {
+
+namespace {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::ElementRef& ref, nd_core::ActResult& r)
+{
+    const auto& e = ref.element();
+    if (e.secure())
+        return make_error(ErrorCode::secure_field_refused, "element " + std::to_string(ref.index) + " is a secure field");
+    const auto text = args.string("text").value_or("");
+    if (args.string("delivery_mode").value_or("background") != "foreground") {
+        if (!e.is(nd_core::STATE_EDITABLE))
+            return make_error(ErrorCode::action_failed, "element " + std::to_string(ref.index) + " is not editable");
+        auto* actuator = env.engine.backend().actuator();
+        if (!actuator)
+            return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");
+        r.path = "semantic";
+        TRY_VOID(actuator->insert_text(ref.window(), e, text));
+        r.typed_characters = static_cast<std::int64_t>(
+            std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+        return nd_core::Ok{};
+    }
+    TRY_VOID(require_focus(env, ref.window()));
+    auto point = TRY(click_point(env, ref));
+    nd_core::GuardedInput input(env.engine, *env.session);
+    r.path = "synthetic";
+    r.took_cursor = true;
+    TRY_VOID(input.click(point, nd_core::MouseButton::left, 1));
+    r.typed_characters = TRY(input.type_text(text));
+    return nd_core::Ok{};
+}
+
+nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
+{
+    if (args.string("delivery_mode").value_or("background") == "foreground")
+        TRY_VOID(require_takeover(env, "delivery_mode foreground"));
+    return run_element_act(env, args, "type_text",
+        [&](ToolEnv& e, const nd_core::ElementRef& ref, nd_core::ActResult& r) { return perform(e, args, ref, r); });
+}
+
+} // namespace
+
+ToolDef type_text()
+{
+    return {
+        .name = "type_text",
+        .title = "Type text",
+        .description = "Types text into an editable element. Headless (default): inserts it through the element's "
+                       "text interface. delivery_mode foreground: clicks the element and types key by key, in a "
+                       "takeover session with the element's window active. Never into secure fields.",
+        .cls = ToolClass::act,
+        .destructive = true,
+        .args = {arg::element_token(),
+            {.name = "text", .type = ArgType::string, .description = "The text to type (UTF-8).", .required = true,
+                .strict = true, .max_length = 100000},
+            arg::delivery_mode(), arg::observe()},
+        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        .handler = run,
+    };
+}
+
+} // namespace nd_driver::tools
