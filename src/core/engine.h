@@ -64,6 +64,8 @@ public:
     const EngineOptions& options() const { return m_options; }
     void set_client_name(std::string);
     std::int64_t now_ms() const;
+    // Moves the engine's clock forward (lease expiry in tests without waiting an hour).
+    void advance_clock(std::chrono::milliseconds by) { m_epoch -= by; }
 
     // Sessions (engine_session.cpp).
     Result<const Session*> start_session(const SessionRequest&);

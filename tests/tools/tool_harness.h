@@ -22,6 +22,7 @@ struct Reply {
     nlohmann::json structured;
     std::string text;
     bool has_image = false;
+    std::string image_base64;
 
     std::string code() const { return is_error ? structured["error"]["code"].get<std::string>() : std::string(); }
     std::string retry() const
@@ -57,6 +58,8 @@ public:
         r.structured = nlohmann::json::parse(out.structured);
         r.text = out.text;
         r.has_image = out.image.has_value();
+        if (out.image)
+            r.image_base64 = out.image->data_base64;
         return r;
     }
 

@@ -173,6 +173,19 @@ TEST_F(FixtureDir, ErrorsNameThePathInsideTheFile)
     EXPECT_NE(error.message.find("windows[0].root.children[0].children[1]"), std::string::npos) << error.message;
 }
 
+TEST_F(FixtureDir, DeepNestingIsRefusedNotACrash)
+{
+    std::string deep;
+    for (int i = 0; i < 2000; ++i)
+        deep += R"({"role": "panel", "children": [)";
+    for (int i = 0; i < 2000; ++i)
+        deep += "]}";
+    write("deep.json", app("[" + deep + "]"));
+    Error error = load_error();
+    EXPECT_EQ(error.code, ErrorCode::invalid_arguments);
+    EXPECT_NE(error.message.find("nest deeper"), std::string::npos) << error.message.substr(0, 200);
+}
+
 TEST_F(FixtureDir, WindowIdsAreUniqueAcrossFiles)
 {
     write("a.json", app("[]", 7));

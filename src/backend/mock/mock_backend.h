@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -13,6 +13,8 @@ using nlohmann::json;
 
 constexpr int MAX_USE_DEPTH = 32;
 constexpr std::int64_t MAX_REPEAT = 100000;
+// Deeper than any real app (the read budget stops at depth 200), and shallow enough for the stack.
+constexpr int MAX_NESTING = 256;
 
 constexpr std::array<std::string_view, 14> ELEMENT_KEYS = {
     "id", "role", "name", "value", "description", "states", "actions",
@@ -122,6 +124,13 @@ nd_core::Result<std::unique_ptr<Node>> TreeBuilder::build_node(const json& raw, 
 {
     if (!raw.is_object())
         return fail(path, "an element must be an object");
+    struct Depth {
+        int& n;
+        explicit Depth(int& count) : n(++count) {}
+        ~Depth() { --n; }
+    } depth(m_nesting);
+    if (m_nesting > MAX_NESTING)
+        return fail(path, "elements nest deeper than " + std::to_string(MAX_NESTING) + " levels");
     if (raw.contains("repeat"))
         return fail(path, "a repeat block may only appear in a children list");
     json element = TRY(resolve_use(raw, path, use_depth));

@@ -43,6 +43,7 @@ private:
     const nlohmann::json* m_templates;
     std::set<std::string>& m_keys;
     std::int64_t& m_next_auto;
+    int m_nesting = 0; // elements being built, outermost to innermost
 };
 
 // Parses a frame: [x, y, w, h] or {"x":..,"y":..,"w":..,"h":..}, w and h not negative.

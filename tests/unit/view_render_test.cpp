@@ -1,0 +1,286 @@
+// Rendering views: the text lines the model reads and the JSON rows of get_window_state. Secure
+// values are never rendered, whatever the element holds.
+
+#include "core/view_render.h"
+
+#include "tree_fixture.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+
+using namespace nd_core;
+using nd_test::PLAIN;
+using nd_test::TreeBuilder;
+
+namespace {
+
+const std::string SECRET = "hunter2-correct-horse";
+
+//  0 frame "Main window"
+//    1 tool_bar "Tools"
+//      2 push_button "Say "hi"" (focused)
+//      3 check_box "Remember" (checked)
+//    4 panel "Form"
+//      5 text "Name" = "Ada" (editable)
+//      6 password_text "Password" holding a value it must never show
+//      7 push_button "Disabled" (not enabled)
+//      8 label "line1\nline2"
+Snapshot sample(std::string id = "s5")
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Main window");
+    t.at(0).frame = {10, 20, 800, 600};
+    t.at(0).has_frame = true;
+    t.add(0, "tool_bar", "Tools");
+    t.add(1, "push_button", "Say \"hi\"", PLAIN | STATE_FOCUSED | STATE_FOCUSABLE);
+    t.at(2).actions = {"click"};
+    t.add(1, "check_box", "Remember", PLAIN | STATE_CHECKED | STATE_CHECKABLE);
+    t.add(0, "panel", "Form");
+    t.add(4, "text", "Name", PLAIN | STATE_EDITABLE);
+    t.at(5).value = "Ada";
+    t.add(4, "password_text", "Password", PLAIN | STATE_EDITABLE);
+    t.at(6).value = SECRET; // a backend never reads it; the renderer must not show it even so
+    t.add(4, "push_button", "Disabled", STATE_SHOWING);
+    t.add(4, "label", "line1\nline2");
+    return t.snapshot(std::move(id));
+}
+
+nlohmann::json rows_json(const Snapshot& s, const View& v)
+{
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("elements");
+    write_rows_json(w, s, v);
+    w.end_object();
+    return nlohmann::json::parse(out).at("elements");
+}
+
+std::string rows_json_text(const Snapshot& s, const View& v)
+{
+    std::string out;
+    JsonWriter w(out);
+    write_rows_json(w, s, v);
+    return out;
+}
+
+ViewRequest skeleton_request(std::int32_t root = 0)
+{
+    return ViewRequest{ViewKind::skeleton, root, SKELETON_DEFAULT_MAX_ELEMENTS, SKELETON_DEFAULT_MAX_DEPTH};
+}
+
+} // namespace
+
+TEST(ViewText, SkeletonLines)
+{
+    const auto s = sample();
+    const auto v = project(s, skeleton_request());
+    EXPECT_EQ(view_text(s, v),
+        "[0] frame \"Main window\" children=2 descendants=8\n"
+        "  [1] tool_bar \"Tools\" children=2 descendants=2\n"
+        "  [4] panel \"Form\" children=4 descendants=4\n");
+}
+
+TEST(ViewText, SkeletonIndentsTwoSpacesPerSkeletonLevel)
+{
+    // frame > panel "A" > panel (unnamed, skipped) > list "B" > list_item: the list is one
+    // skeleton level below "A", whatever lies between.
+    TreeBuilder t;
+    t.add(-1, "frame", "W");
+    t.add(0, "panel", "A");
+    t.add(1, "panel", "");
+    t.add(2, "list", "B");
+    t.add(3, "list_item", "x");
+    const auto s = t.snapshot();
+    EXPECT_EQ(view_text(s, project(s, skeleton_request())),
+        "[0] frame \"W\" children=1 descendants=4\n"
+        "  [1] panel \"A\" children=1 descendants=3\n"
+        "    [3] list \"B\" children=1 descendants=1\n");
+}
+
+TEST(ViewText, FullLines)
+{
+    const auto s = sample();
+    const auto v = project(s, ViewRequest{});
+    EXPECT_EQ(view_text(s, v),
+        "[0] frame \"Main window\"\n"
+        "  [1] tool_bar \"Tools\"\n"
+        "    [2] push_button \"Say \\\"hi\\\"\" (focused)\n"
+        "    [3] check_box \"Remember\" (checked)\n"
+        "  [4] panel \"Form\"\n"
+        "    [5] text \"Name\" = \"Ada\" (editable)\n"
+        "    [6] password_text \"Password\" (editable, secure)\n"
+        "    [7] push_button \"Disabled\" (disabled)\n"
+        "    [8] label \"line1\\nline2\"\n");
+}
+
+TEST(ViewText, StateWordsInTheirOrder)
+{
+    TreeBuilder t;
+    t.add(-1, "tree_item", "Node",
+        STATE_MODAL | STATE_EDITABLE | STATE_FOCUSED | STATE_EXPANDED | STATE_SELECTED | STATE_CHECKED);
+    const auto s = t.snapshot();
+    EXPECT_EQ(view_text(s, project(s, ViewRequest{})),
+        "[0] tree_item \"Node\" (checked, selected, expanded, focused, editable, modal, disabled)\n");
+}
+
+TEST(ViewText, OneRowStaysOneLine)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "a\r\nb\tc\x01" "d\\e");
+    t.add(0, "text", "v");
+    t.at(1).value = "x\ny";
+    const auto s = t.snapshot();
+    const auto text = view_text(s, project(s, ViewRequest{}));
+    EXPECT_EQ(text, "[0] frame \"a\\r\\nb\\tc d\\\\e\"\n  [1] text \"v\" = \"x\\ny\"\n");
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
+}
+
+TEST(ViewText, DrillDownDepthsAreRelativeToTheRoot)
+{
+    const auto s = sample();
+    const auto v = project(s, ViewRequest{ViewKind::full, 4, 3, 25});
+    EXPECT_EQ(view_text(s, v),
+        "[4] panel \"Form\"\n"
+        "  [5] text \"Name\" = \"Ada\" (editable)\n"
+        "  [6] password_text \"Password\" (editable, secure)\n");
+}
+
+TEST(ViewText, LongNamesAndValuesAreCut)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", std::string(300, 'n'));
+    t.add(0, "text", "field");
+    t.at(1).value = std::string(2000, 'v');
+    t.add(0, "panel", std::string(300, 'p'));
+    t.add(2, "label", "x");
+    const auto s = t.snapshot();
+    const auto full = view_text(s, project(s, ViewRequest{}));
+    EXPECT_NE(full.find("\"" + std::string(NAME_MAX_CHARS - 1, 'n') + "\xE2\x80\xA6\""), std::string::npos);
+    EXPECT_EQ(full.find(std::string(NAME_MAX_CHARS, 'n')), std::string::npos);
+    EXPECT_NE(full.find("\"" + std::string(VALUE_MAX_CHARS - 1, 'v') + "\xE2\x80\xA6\""), std::string::npos);
+    const auto skeleton = view_text(s, project(s, skeleton_request()));
+    EXPECT_NE(skeleton.find("\"" + std::string(LABEL_MAX_CHARS - 1, 'p') + "\xE2\x80\xA6\""), std::string::npos);
+    EXPECT_EQ(skeleton.find(std::string(LABEL_MAX_CHARS, 'p')), std::string::npos);
+}
+
+TEST(RowsJson, FullRowsCarryTheRequiredKeys)
+{
+    const auto s = sample("s5");
+    const auto v = project(s, ViewRequest{});
+    const auto rows = rows_json(s, v);
+    ASSERT_TRUE(rows.is_array());
+    ASSERT_EQ(rows.size(), v.rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        for (auto key : {"element_index", "element_token", "role", "name", "states", "actions", "parent_index", "depth",
+                 "child_count", "descendant_count", "frame"})
+            EXPECT_TRUE(r.contains(key)) << "row " << i << " lacks " << key;
+        EXPECT_FALSE(r.contains("label"));
+        const auto index = v.rows[i].index;
+        EXPECT_EQ(r["element_index"], index);
+        EXPECT_EQ(r["element_token"], "s5:" + std::to_string(index));
+        EXPECT_EQ(r["role"], s.elements[index].role);
+        EXPECT_EQ(r["depth"], v.rows[i].depth);
+        EXPECT_EQ(r["child_count"], s.elements[index].child_count);
+        EXPECT_EQ(r["descendant_count"], s.elements[index].descendant_count);
+        EXPECT_TRUE(r["states"].is_array());
+        EXPECT_TRUE(r["actions"].is_array());
+        if (v.rows[i].parent_index < 0)
+            EXPECT_TRUE(r["parent_index"].is_null());
+        else
+            EXPECT_EQ(r["parent_index"], v.rows[i].parent_index);
+    }
+    EXPECT_EQ(rows[0]["frame"], (nlohmann::json{{"x", 10}, {"y", 20}, {"w", 800}, {"h", 600}}));
+    EXPECT_TRUE(rows[1]["frame"].is_null());
+    EXPECT_EQ(rows[2]["name"], "Say \"hi\"");
+    EXPECT_EQ(rows[2]["states"], (nlohmann::json{"focused", "focusable", "enabled", "showing"}));
+    EXPECT_EQ(rows[2]["actions"], (nlohmann::json{"click"}));
+    EXPECT_EQ(rows[5]["value"], "Ada");
+    EXPECT_FALSE(rows[4].contains("value")); // no value: no key
+    EXPECT_FALSE(rows[5].contains("value_redacted"));
+}
+
+TEST(RowsJson, SecureRowsAreRedacted)
+{
+    const auto s = sample();
+    const auto rows = rows_json(s, project(s, ViewRequest{}));
+    const auto& secure = rows[6];
+    EXPECT_EQ(secure["role"], "password_text");
+    EXPECT_EQ(secure["value_redacted"], true);
+    EXPECT_FALSE(secure.contains("value"));
+}
+
+TEST(RowsJson, SecureValuesNeverAppearAnywhere)
+{
+    auto s = sample();
+    // Also a field secure by state rather than role.
+    s.elements[5].states |= STATE_SECURE;
+    s.elements[5].value = SECRET + "-2";
+    for (auto kind : {ViewKind::full, ViewKind::skeleton}) {
+        ViewRequest req{kind, 0, 250, 25};
+        const auto v = project(s, req);
+        EXPECT_EQ(rows_json_text(s, v).find("hunter2"), std::string::npos);
+        EXPECT_EQ(view_text(s, v).find("hunter2"), std::string::npos);
+    }
+    const auto rows = rows_json(s, project(s, ViewRequest{}));
+    EXPECT_EQ(rows[5]["value_redacted"], true);
+}
+
+TEST(RowsJson, SkeletonRowsCarryTheRequiredKeys)
+{
+    const auto s = sample("s9");
+    const auto v = project(s, skeleton_request());
+    const auto rows = rows_json(s, v);
+    ASSERT_EQ(rows.size(), 3u);
+    for (const auto& r : rows) {
+        for (auto key : {"element_index", "element_token", "role", "label", "parent_index", "depth", "child_count",
+                 "descendant_count", "frame"})
+            EXPECT_TRUE(r.contains(key)) << r.dump() << " lacks " << key;
+        EXPECT_FALSE(r.contains("value"));
+        EXPECT_FALSE(r.contains("name"));
+    }
+    EXPECT_EQ(rows[0]["label"], "Main window");
+    EXPECT_TRUE(rows[0]["parent_index"].is_null());
+    EXPECT_EQ(rows[2]["element_index"], 4);
+    EXPECT_EQ(rows[2]["element_token"], "s9:4");
+    EXPECT_EQ(rows[2]["parent_index"], 0);
+    EXPECT_EQ(rows[2]["depth"], 1);
+    EXPECT_EQ(rows[2]["child_count"], 4);
+    EXPECT_EQ(rows[2]["descendant_count"], 4);
+}
+
+TEST(RowsJson, DrillDownRootHasNoParent)
+{
+    const auto s = sample();
+    const auto rows = rows_json(s, project(s, ViewRequest{ViewKind::full, 4, 250, 25}));
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0]["element_index"], 4);
+    EXPECT_TRUE(rows[0]["parent_index"].is_null());
+    EXPECT_EQ(rows[0]["depth"], 0);
+    EXPECT_EQ(rows[1]["parent_index"], 4);
+    EXPECT_EQ(rows[1]["depth"], 1);
+}
+
+TEST(RowsJson, EmptyViewIsAnEmptyArray)
+{
+    const auto s = sample();
+    EXPECT_EQ(rows_json_text(s, project(s, ViewRequest{ViewKind::full, 999, 250, 25})), "[]");
+}
+
+TEST(RowsJson, InvalidUtf8InAppTextStillGivesValidJson)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "bad \xC3( name \xFF");
+    t.add(0, "text", "f");
+    t.at(1).value = "\xED\xA0\x80";
+    const auto s = t.snapshot();
+    std::string out;
+    JsonWriter w(out);
+    write_rows_json(w, s, project(s, ViewRequest{}));
+    EXPECT_TRUE(nd_test::valid_utf8(out));
+    EXPECT_NO_THROW((void)nlohmann::json::parse(out));
+}

@@ -1,0 +1,385 @@
+// Views as projections of one snapshot (§3): the full view with its limits counted from a root,
+// the skeleton's row rule and its parent links, drill-down from a root, and cut_text.
+
+#include "core/views.h"
+
+#include "tree_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace nd_core;
+using nd_test::TreeBuilder;
+
+namespace {
+
+//  0 frame "Window"
+//    1 tool_bar "Tools"                 landmark with children: row
+//      2 push_button "Bold"
+//      3 push_button "Italic"
+//    4 panel ""                         unnamed generic: no row
+//      5 list "Messages"                landmark: row, skeleton parent 0
+//        6 list_item "one"
+//          7 label "hello"
+//        8 list_item "two"
+//    9 panel "Sidebar"                  named generic: row
+//      10 password_text "Password"      secure, no children
+//      11 section "Vault" (secure)      secure container: never a row
+//        12 label "inside"
+//    13 tool_bar "Empty"                landmark without children: no row
+//    14 panel "Named but empty"         no children: no row
+//    15 filler "Deep"                   named generic: row
+//      16 group "G1"
+//        17 grouping "G2"
+//          18 layered_pane "G3"
+//            19 internal_frame "G4"
+//              20 push_button "Go"
+TreeBuilder sample_tree()
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Window");
+    t.add(0, "tool_bar", "Tools");
+    t.add(1, "push_button", "Bold");
+    t.add(1, "push_button", "Italic");
+    t.add(0, "panel", "");
+    t.add(4, "list", "Messages");
+    t.add(5, "list_item", "one");
+    t.add(6, "label", "hello");
+    t.add(5, "list_item", "two");
+    t.add(0, "panel", "Sidebar");
+    t.add(9, "password_text", "Password", nd_test::PLAIN | STATE_EDITABLE);
+    t.add(9, "section", "Vault", nd_test::PLAIN | STATE_SECURE);
+    t.add(11, "label", "inside");
+    t.add(0, "tool_bar", "Empty");
+    t.add(0, "panel", "Named but empty");
+    t.add(0, "filler", "Deep");
+    t.add(15, "group", "G1");
+    t.add(16, "grouping", "G2");
+    t.add(17, "layered_pane", "G3");
+    t.add(18, "internal_frame", "G4");
+    t.add(19, "push_button", "Go");
+    return t;
+}
+
+struct Row {
+    std::int32_t index, parent, depth;
+    bool operator==(const Row&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Row& r)
+{
+    return os << "{" << r.index << ", " << r.parent << ", " << r.depth << "}";
+}
+
+std::vector<Row> rows(const View& v)
+{
+    std::vector<Row> out;
+    for (const auto& r : v.rows)
+        out.push_back({r.index, r.parent_index, r.depth});
+    return out;
+}
+
+ViewRequest skeleton(std::int32_t root = 0, std::int32_t max_elements = SKELETON_DEFAULT_MAX_ELEMENTS,
+    std::int32_t max_depth = SKELETON_DEFAULT_MAX_DEPTH)
+{
+    return ViewRequest{ViewKind::skeleton, root, max_elements, max_depth};
+}
+
+ViewRequest full(std::int32_t root = 0, std::int32_t max_elements = FULL_DEFAULT_MAX_ELEMENTS,
+    std::int32_t max_depth = FULL_DEFAULT_MAX_DEPTH)
+{
+    return ViewRequest{ViewKind::full, root, max_elements, max_depth};
+}
+
+// Every row's parent is an earlier row one level up (or -1 for the view's first row).
+void expect_consistent(const View& v)
+{
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+        const auto& r = v.rows[i];
+        if (i == 0) {
+            EXPECT_EQ(r.parent_index, -1);
+            EXPECT_EQ(r.depth, 0);
+            EXPECT_EQ(r.index, v.root);
+            continue;
+        }
+        bool found = false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (v.rows[j].index == r.parent_index) {
+                EXPECT_EQ(v.rows[j].depth + 1, r.depth) << "row " << r.index;
+                found = true;
+            }
+        EXPECT_TRUE(found) << "row " << r.index << " has parent " << r.parent_index << " that is no earlier row";
+    }
+}
+
+} // namespace
+
+TEST(FullView, DefaultsShowTheWholeSmallTree)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, full());
+    EXPECT_EQ(v.kind, ViewKind::full);
+    EXPECT_FALSE(v.truncated);
+    ASSERT_EQ(v.rows.size(), s.elements.size());
+    for (std::int32_t i = 0; i < s.size(); ++i) {
+        EXPECT_EQ(v.rows[i].index, i);
+        EXPECT_EQ(v.rows[i].parent_index, s.elements[i].parent);
+        EXPECT_EQ(v.rows[i].depth, s.elements[i].depth);
+    }
+    expect_consistent(v);
+}
+
+TEST(FullView, MaxElementsCutsInPreorder)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, full(0, 5));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 1, 2}, {4, 0, 1}}));
+}
+
+TEST(FullView, MaxElementsThatFitExactlyIsNotTruncated)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, full(0, s.size()));
+    EXPECT_FALSE(v.truncated);
+    EXPECT_EQ(static_cast<std::int32_t>(v.rows.size()), s.size());
+}
+
+TEST(FullView, MaxDepthCutsDeeperLevels)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, full(0, 250, 1));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v),
+        (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {4, 0, 1}, {9, 0, 1}, {13, 0, 1}, {14, 0, 1}, {15, 0, 1}}));
+    // The deepest element (the push_button "Go") is 6 levels below the window.
+    EXPECT_FALSE(project(s, full(0, 250, 6)).truncated);
+    EXPECT_TRUE(project(s, full(0, 250, 5)).truncated);
+}
+
+TEST(FullView, MaxDepthZeroIsTheRootAlone)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, full(0, 250, 0));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}}));
+}
+
+TEST(FullView, LimitsCountFromTheRoot)
+{
+    const auto s = sample_tree().snapshot();
+    // Drill into the filler "Deep": depths are relative to it and the root has no parent.
+    auto v = project(s, full(15, 250, 2));
+    EXPECT_EQ(v.root, 15);
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{15, -1, 0}, {16, 15, 1}, {17, 16, 2}}));
+    expect_consistent(v);
+
+    v = project(s, full(15, 3, 25));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{15, -1, 0}, {16, 15, 1}, {17, 16, 2}}));
+
+    // The root's own subtree only: nothing of its siblings.
+    v = project(s, full(4));
+    EXPECT_FALSE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{4, -1, 0}, {5, 4, 1}, {6, 5, 2}, {7, 6, 3}, {8, 5, 2}}));
+
+    // A leaf as root.
+    v = project(s, full(20));
+    EXPECT_FALSE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{20, -1, 0}}));
+}
+
+TEST(FullView, ARootOutsideTheSnapshotGivesNoRows)
+{
+    const auto s = sample_tree().snapshot();
+    for (std::int32_t root : {-1, s.size(), s.size() + 100}) {
+        const auto v = project(s, full(root));
+        EXPECT_TRUE(v.rows.empty()) << root;
+        const auto k = project(s, skeleton(root));
+        EXPECT_TRUE(k.rows.empty()) << root;
+    }
+}
+
+TEST(SkeletonRule, LandmarkRolesOfTheContract)
+{
+    for (auto role : {"tool_bar", "menu_bar", "status_bar", "tablist", "list", "list_box", "tree", "table",
+             "tree_table", "document", "split_pane", "scroll_pane", "landmark", "navigation", "form", "article",
+             "header", "footer", "info_bar", "notification", "dialog"})
+        EXPECT_TRUE(is_landmark_role(role)) << role;
+    for (auto role : {"push_button", "label", "text", "list_item", "panel", "frame", "", "Tool_Bar"})
+        EXPECT_FALSE(is_landmark_role(role)) << role;
+}
+
+TEST(SkeletonRule, GenericContainerRolesOfTheContract)
+{
+    for (auto role : {"panel", "filler", "section", "group", "grouping", "layered_pane", "internal_frame", "viewport",
+             "tab"})
+        EXPECT_TRUE(is_generic_container_role(role)) << role;
+    for (auto role : {"push_button", "tool_bar", "label", "", "Panel"})
+        EXPECT_FALSE(is_generic_container_role(role)) << role;
+}
+
+TEST(SkeletonRule, Qualifies)
+{
+    auto element = [](std::string role, std::string name, std::int32_t children, std::uint32_t states = nd_test::PLAIN) {
+        Element e;
+        e.role = std::move(role);
+        e.name = std::move(name);
+        e.child_count = children;
+        e.states = states;
+        return e;
+    };
+    EXPECT_TRUE(qualifies_for_skeleton(element("tool_bar", "", 2)));     // a landmark needs no name
+    EXPECT_FALSE(qualifies_for_skeleton(element("tool_bar", "Tools", 0))); // but children
+    EXPECT_TRUE(qualifies_for_skeleton(element("panel", "Sidebar", 1)));
+    EXPECT_FALSE(qualifies_for_skeleton(element("panel", "", 3)));         // a generic container needs a name
+    EXPECT_FALSE(qualifies_for_skeleton(element("panel", "Sidebar", 0)));  // and children
+    EXPECT_FALSE(qualifies_for_skeleton(element("push_button", "OK", 1))); // neither kind
+    EXPECT_FALSE(qualifies_for_skeleton(element("document", "Doc", 4, nd_test::PLAIN | STATE_SECURE)));
+    EXPECT_FALSE(qualifies_for_skeleton(element("password_text", "Pin", 1)));
+}
+
+TEST(SkeletonView, RowsFollowTheRule)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, skeleton());
+    EXPECT_EQ(v.kind, ViewKind::skeleton);
+    // Depth 4 cuts the internal_frame "G4" (skeleton depth 5).
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{
+                           {0, -1, 0},  // the window
+                           {1, 0, 1},   // tool_bar
+                           {5, 0, 1},   // list: its unnamed panel is skipped, so its parent is the window
+                           {9, 0, 1},   // named panel
+                           {15, 0, 1},  // filler
+                           {16, 15, 2}, // group
+                           {17, 16, 3}, // grouping
+                           {18, 17, 4}, // layered_pane
+                       }));
+    expect_consistent(v);
+}
+
+TEST(SkeletonView, NeverListsSecureFields)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, skeleton(0, SKELETON_MAX_ELEMENTS, 100));
+    for (const auto& r : v.rows) {
+        EXPECT_FALSE(s.elements[r.index].secure()) << r.index;
+        EXPECT_NE(r.index, 11);
+        EXPECT_NE(r.index, 12); // the label inside is not a container either
+    }
+}
+
+TEST(SkeletonView, DeepEnoughShowsEverythingThatQualifies)
+{
+    const auto s = sample_tree().snapshot();
+    const auto v = project(s, skeleton(0, SKELETON_MAX_ELEMENTS, 5));
+    EXPECT_FALSE(v.truncated);
+    ASSERT_EQ(v.rows.size(), 9u);
+    EXPECT_EQ(rows(v).back(), (Row{19, 18, 5}));
+}
+
+TEST(SkeletonView, MaxElementsCuts)
+{
+    const auto s = sample_tree().snapshot();
+    auto v = project(s, skeleton(0, 3, 100));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {5, 0, 1}}));
+
+    // Exactly as many rows as qualify: not truncated.
+    v = project(s, skeleton(0, 9, 100));
+    EXPECT_FALSE(v.truncated);
+    EXPECT_EQ(v.rows.size(), 9u);
+}
+
+TEST(SkeletonView, MaxDepthCuts)
+{
+    const auto s = sample_tree().snapshot();
+    auto v = project(s, skeleton(0, 60, 1));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {5, 0, 1}, {9, 0, 1}, {15, 0, 1}}));
+
+    v = project(s, skeleton(0, 60, 0));
+    EXPECT_TRUE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}}));
+}
+
+TEST(SkeletonView, FromARoot)
+{
+    const auto s = sample_tree().snapshot();
+    // Skeleton depth counts from the root: the chain under "Deep" fits in 4 levels now.
+    auto v = project(s, skeleton(15));
+    EXPECT_FALSE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{15, -1, 0}, {16, 15, 1}, {17, 16, 2}, {18, 17, 3}, {19, 18, 4}}));
+
+    // A root that would not qualify itself (unnamed panel) is still the first row.
+    v = project(s, skeleton(4));
+    EXPECT_EQ(rows(v), (std::vector<Row>{{4, -1, 0}, {5, 4, 1}}));
+
+    // A leaf root.
+    v = project(s, skeleton(2));
+    EXPECT_EQ(rows(v), (std::vector<Row>{{2, -1, 0}}));
+    EXPECT_FALSE(v.truncated);
+}
+
+TEST(SkeletonView, NestedSkippedContainersLinkToTheNearestRow)
+{
+    // frame > panel(unnamed) > filler(unnamed) > list > section "S" > push_button
+    TreeBuilder t;
+    t.add(-1, "frame", "W");
+    t.add(0, "panel");
+    t.add(1, "filler");
+    t.add(2, "list", "L");
+    t.add(3, "panel"); // unnamed: skipped
+    t.add(4, "section", "S");
+    t.add(5, "push_button", "B");
+    const auto s = t.snapshot();
+    const auto v = project(s, skeleton());
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {3, 0, 1}, {5, 3, 2}}));
+}
+
+TEST(SkeletonView, ViewsShareRowNumbers)
+{
+    // A row's element_index is its snapshot index in every view, so tokens agree across views.
+    const auto s = sample_tree().snapshot();
+    const auto f = project(s, full());
+    const auto k = project(s, skeleton());
+    for (const auto& r : k.rows)
+        EXPECT_EQ(f.rows[static_cast<std::size_t>(r.index)].index, r.index);
+}
+
+TEST(CutText, ShortTextIsUnchanged)
+{
+    EXPECT_EQ(cut_text("", 10), "");
+    EXPECT_EQ(cut_text("hello", 10), "hello");
+    EXPECT_EQ(cut_text("0123456789", 10), "0123456789");
+}
+
+TEST(CutText, LongTextEndsWithAnEllipsisThatCounts)
+{
+    EXPECT_EQ(cut_text("01234567890", 10), "012345678\xE2\x80\xA6");
+    EXPECT_EQ(nd_test::utf8_length(cut_text(std::string(500, 'x'), 80)), 80u);
+    EXPECT_EQ(cut_text("ab", 1), "\xE2\x80\xA6");
+    EXPECT_EQ(cut_text("a", 1), "a");
+}
+
+TEST(CutText, CountsCharactersAndNeverSplitsOne)
+{
+    std::string wide;
+    for (int i = 0; i < 12; ++i)
+        wide += "\xE2\x82\xAC"; // €
+    EXPECT_EQ(cut_text(wide, 12), wide);
+    const auto cut = cut_text(wide, 5);
+    EXPECT_EQ(cut, "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x80\xA6");
+    EXPECT_TRUE(nd_test::valid_utf8(cut));
+
+    std::string mixed = "a\xC3\xA9\xF0\x9F\x98\x80" "b\xE2\x82\xAC" "cdef";
+    for (std::int32_t max = 1; max <= 10; ++max) {
+        const auto out = cut_text(mixed, max);
+        EXPECT_TRUE(nd_test::valid_utf8(out)) << max;
+        EXPECT_LE(nd_test::utf8_length(out), static_cast<std::size_t>(max)) << max;
+    }
+    EXPECT_EQ(cut_text(mixed, 3), "a\xC3\xA9\xE2\x80\xA6");
+}
