@@ -106,8 +106,7 @@ test('cancel: an aborted call rejects at once and the server keeps serving', () 
         const aborted = d.call('get_window_state', heavy, { signal: controller.signal });
         const calls = d.sent.filter((m) => m.method === 'tools/call' && m.params.name === 'get_window_state');
         const request = calls[calls.length - 1];
-        assert.equal(calls.length, 3);
-        assert.equal(request.method, 'tools/call', 'the aborted request was written before the abort');
+        assert.equal(calls.length, 3, 'the aborted request was written before the abort');
         controller.abort();
         await assert.rejects(aborted, (err) => /abort/i.test(String(err.message)));
 
@@ -117,7 +116,8 @@ test('cancel: an aborted call rejects at once and the server keeps serving', () 
         // The calls ahead finish normally.
         for (const r of [await first, await second]) {
             assert.equal(r.isError, false);
-            assert.equal(r.structuredContent.element_count, 4196);
+            assert.ok(r.structuredContent.element_count > 4000);
+            assert.equal(r.structuredContent.element_count, r.structuredContent.total_elements);
         }
         // The server answers the next call, and never answered the cancelled one: it was behind
         // two reads, so it was dropped from the queue before it ran.

@@ -64,6 +64,16 @@ bool MockBackend::set_hung(std::int64_t window_id, bool hung)
     return true;
 }
 
+bool MockBackend::set_answer_time(std::int64_t window_id, std::chrono::milliseconds time)
+{
+    std::lock_guard lock(m_state->mutex);
+    MockWindow* window = m_state->find_window(window_id);
+    if (!window)
+        return false;
+    window->answer_time = time;
+    return true;
+}
+
 bool MockBackend::close_window(std::int64_t window_id)
 {
     std::lock_guard lock(m_state->mutex);

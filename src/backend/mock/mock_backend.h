@@ -52,6 +52,8 @@ public:
 
     // Test hooks. Those returning bool return false when no window has the id.
     bool set_hung(std::int64_t window_id, bool hung); // reads and acts then fail with app_not_responding
+    // The app answers reads after `time`; longer than the engine's read deadline gives timed_out.
+    bool set_answer_time(std::int64_t window_id, std::chrono::milliseconds time);
     bool close_window(std::int64_t window_id);
     bool raise(std::int64_t window_id); // as if the person clicked the window: topmost and active
     // Adds an app's windows from a fixture document (same syntax as a file), on top of the stack.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+
 // The mock desktop's live model: apps, windows and element nodes, built from fixture files
 // (fixture_loader.h) and changed by scripted effects (effects.h) and test hooks. Nodes own their
 // children; a node's `key` is unique within its window and becomes Element::key. Nothing here is
@@ -71,6 +73,8 @@ struct MockWindow {
     nd_core::WindowInfo info;
     std::unique_ptr<Node> root;
     bool hung = false;
+    // How long the app takes to answer a read; a read whose deadline is shorter fails with timed_out.
+    std::chrono::milliseconds answer_time{0};
     std::int64_t next_auto_key = 1; // for elements without an id: "auto.<n>"
     // The app's templates (fixture "templates"), shared by its windows, for inserts at run time.
     std::shared_ptr<const nlohmann::json> templates;

@@ -96,6 +96,10 @@ nd_core::Result<nd_core::RawTree> MockTreeReader::read_window(const nd_core::Win
                                    "read limits need max_elements > 0 and max_depth >= 0");
     std::lock_guard lock(m_state.mutex);
     MockWindow* window = TRY(live_window(m_state, info));
+    if (window->answer_time > limits.deadline)
+        return nd_core::make_error(nd_core::ErrorCode::timed_out,
+                                   "the app of window " + std::to_string(info.window_id) + " did not answer within " +
+                                       std::to_string(limits.deadline.count()) + " ms");
     nd_core::RawTree tree;
     tree.elements.reserve(static_cast<std::size_t>(
         std::min<std::int64_t>(count_nodes(*window->root), limits.max_elements)));

@@ -1,0 +1,233 @@
+// Acts through the dispatcher on the mock: act results (§1), set_value readback (§7.2), observe
+// (§7.1), secure fields, headless refusals (§4.1) and takeover input with its checks (§4.2).
+
+#include "tool_harness.h"
+
+namespace {
+
+using nd_test::ToolHarness;
+using nlohmann::json;
+
+constexpr std::int64_t SETTINGS = 52428801;
+
+TEST(ActTools, ClickConfirmsWithADiff)
+{
+    ToolHarness h;
+    h.start();
+    auto r = h.call("click", {{"element_token", h.token("Settings", "Remember me")}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    const auto& s = r.structured;
+    EXPECT_EQ(s["effect"], "confirmed");
+    EXPECT_EQ(s["verified"], true);
+    EXPECT_EQ(s["path"], "semantic");
+    EXPECT_EQ(s["took_cursor"], false);
+    EXPECT_TRUE(s["escalation"].is_null());
+    EXPECT_EQ(s["diff"]["changed"], 1);
+    EXPECT_EQ(s["diff"]["entries"][0]["field"], "states");
+    EXPECT_NE(s["diff"]["entries"][0]["to"].get<std::string>().find("checked"), std::string::npos);
+    EXPECT_TRUE(s["settle"]["settled"].get<bool>());
+    EXPECT_NE(r.text.find("~ ["), std::string::npos) << r.text;
+    EXPECT_TRUE(h.mock().synthetic_log().empty());
+}
+
+TEST(ActTools, DisabledAndActionlessElements)
+{
+    ToolHarness h;
+    h.start();
+    auto disabled = h.call("click", {{"element_token", h.token("Settings", "Disabled action")}});
+    EXPECT_EQ(disabled.code(), "action_failed");
+    EXPECT_EQ(disabled.retry(), "unsafe");
+    auto menu = h.call("right_click", {{"element_token", h.token("Settings", "Sign in")}});
+    EXPECT_EQ(menu.code(), "action_failed");
+    EXPECT_EQ(menu.structured["error"]["escalation"]["recommend"], "takeover");
+}
+
+TEST(ActTools, SetValueReadback)
+{
+    ToolHarness h;
+    h.start();
+    auto phone = h.call("set_value", {{"element_token", h.token("Settings", "Phone")}, {"value", "555-1234"}});
+    ASSERT_FALSE(phone.is_error) << phone.text;
+    EXPECT_EQ(phone.structured["readback"], "mismatch");
+    EXPECT_EQ(phone.structured["verified"], false);
+    EXPECT_NE(phone.structured["effect"], "confirmed");
+    auto user = h.call("set_value", {{"element_token", h.token("Settings", "Username")}, {"value", "grace"}});
+    EXPECT_EQ(user.structured["readback"], "match");
+    EXPECT_EQ(user.structured["effect"], "confirmed");
+    EXPECT_EQ(user.structured["verified"], true);
+    auto volume = h.call("set_value", {{"element_token", h.token("Settings", "Volume")}, {"value", "55"}});
+    EXPECT_EQ(volume.structured["readback"], "match") << volume.text;
+    auto out_of_range = h.call("set_value", {{"element_token", h.token("Settings", "Volume")}, {"value", "500"}});
+    EXPECT_EQ(out_of_range.code(), "action_failed");
+}
+
+TEST(ActTools, SecureFieldsAreNeverTypedInto)
+{
+    ToolHarness h;
+    h.start({{"input", "takeover"}});
+    const auto before = h.mock().secret(SETTINGS, "settings.password");
+    for (auto tool : {"type_text", "set_value"}) {
+        json args = {{"element_token", h.token("Settings", "Password")}, {"text", "hunter2"}, {"value", "hunter2"}};
+        auto r = h.call(tool, args);
+        EXPECT_EQ(r.code(), "secure_field_refused") << tool << ": " << r.text;
+    }
+    h.mock().raise(SETTINGS);
+    auto fg = h.call("type_text",
+        {{"element_token", h.token("Settings", "Password")}, {"text", "hunter2"}, {"delivery_mode", "foreground"}});
+    EXPECT_EQ(fg.code(), "secure_field_refused");
+    EXPECT_EQ(h.mock().secret(SETTINGS, "settings.password"), before);
+    EXPECT_TRUE(h.mock().synthetic_log().empty());
+}
+
+TEST(ActTools, ObserveTreeAndScreenshot)
+{
+    ToolHarness h;
+    h.start();
+    auto r = h.call("type_text", {{"element_token", h.token("Settings", "Username")}, {"text", "ada"},
+                                     {"observe", {{"tree", true}, {"screenshot", true}}}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_EQ(r.structured["typed_characters"], 3);
+    const auto& o = r.structured["observe"];
+    EXPECT_EQ(o["snapshot_id"], r.structured["snapshot_id"]);
+    EXPECT_FALSE(o["elements"].empty());
+    EXPECT_LE(o["elements"].size(), 250u);
+    EXPECT_FALSE(o["tree_text"].get<std::string>().empty());
+    EXPECT_EQ(o["screenshot"]["mime_type"], "image/png");
+    EXPECT_TRUE(r.has_image);
+    for (const auto& row : o["elements"])
+        if (row["role"] == "password_text")
+            EXPECT_FALSE(row.contains("value"));
+}
+
+TEST(ActTools, ObserveErrorsNeverFailTheAct)
+{
+    ToolHarness h;
+    h.start();
+    for (int i = 0; i < 5; ++i)
+        h.call("get_window_state", {{"app", "Calculator"}, {"include_screenshot", true}});
+    auto r = h.call("click", {{"element_token", h.token("Calculator", "7")}, {"observe", {{"screenshot", true}}}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_EQ(r.structured["observe"]["screenshot_error"]["code"], "capture_rate_limited");
+    EXPECT_FALSE(r.structured["observe"]["screenshot_error"].contains("ok"));
+    EXPECT_FALSE(r.has_image);
+}
+
+TEST(ActTools, HeadlessRefusesSyntheticInputBeforeSendingAnything)
+{
+    ToolHarness h;
+    h.start();
+    auto token = h.token("Settings", "Remember me");
+    struct Call {
+        const char* tool;
+        json args;
+    };
+    for (const auto& c : std::vector<Call>{
+             {"click", {{"element_token", token}, {"delivery_mode", "foreground"}}},
+             {"double_click", {{"element_token", token}, {"delivery_mode", "foreground"}}},
+             {"right_click", {{"element_token", token}, {"delivery_mode", "foreground"}}},
+             {"type_text", {{"element_token", token}, {"text", "x"}, {"delivery_mode", "foreground"}}},
+             {"press_key", {{"key", "Return"}}},
+             {"hotkey", {{"keys", {"ctrl", "s"}}}},
+             {"scroll", {{"app", "Settings"}, {"direction", "down"}}},
+             {"drag", {{"element_token", token}, {"to_token", token}}},
+             {"bring_to_front", {{"app", "Settings"}}},
+             {"move_cursor", {{"x", 1}, {"y", 1}, {"scope", "desktop"}}},
+             {"move_cursor", {{"app", "Settings"}, {"x", 1}, {"y", 1}, {"delivery_mode", "foreground"}}},
+         }) {
+        auto r = h.call(c.tool, c.args);
+        EXPECT_EQ(r.code(), "requires_takeover") << c.tool << ": " << r.text;
+    }
+    EXPECT_TRUE(h.mock().synthetic_log().empty());
+    EXPECT_TRUE(h.mock().semantic_log().empty());
+    auto virt = h.call("move_cursor", {{"app", "Settings"}, {"x", 5}, {"y", 6}});
+    ASSERT_FALSE(virt.is_error) << virt.text;
+    EXPECT_EQ(virt.structured["path"], "virtual");
+    EXPECT_TRUE(h.mock().synthetic_log().empty());
+}
+
+TEST(ActTools, TakeoverClicksTypesAndChecksFocusAndOcclusion)
+{
+    ToolHarness h;
+    h.start({{"input", "takeover"}});
+    EXPECT_TRUE(h.mock().indicator_shown());
+    // Settings is behind Chatter: not active, so keys are refused, and its centre is covered.
+    auto user = h.token("Settings", "Username");
+    auto typed = h.call("type_text", {{"element_token", user}, {"text", "ada"}, {"delivery_mode", "foreground"}});
+    EXPECT_EQ(typed.code(), "focus_changed") << typed.text;
+    EXPECT_EQ(typed.retry(), "safe");
+    auto covered = h.call("click", {{"element_token", user}, {"delivery_mode", "foreground"}});
+    EXPECT_EQ(covered.code(), "target_occluded") << covered.text;
+    EXPECT_TRUE(h.mock().synthetic_log().empty());
+
+    auto raised = h.call("bring_to_front", {{"app", "Settings"}});
+    ASSERT_FALSE(raised.is_error) << raised.text;
+    user = h.token("Settings", "Username");
+    typed = h.call("type_text", {{"element_token", user}, {"text", "ada"}, {"delivery_mode", "foreground"}});
+    ASSERT_FALSE(typed.is_error) << typed.text;
+    EXPECT_EQ(typed.structured["path"], "synthetic");
+    EXPECT_EQ(typed.structured["took_cursor"], true);
+    EXPECT_EQ(typed.structured["typed_characters"], 3);
+    std::vector<std::string> log;
+    for (const auto& e : h.mock().synthetic_log())
+        log.push_back(e.to_string());
+    ASSERT_GE(log.size(), 5u);
+    EXPECT_EQ(log[0], "raise 52428801");
+    EXPECT_EQ(log[1].rfind("move ", 0), 0u);
+    auto keys = h.call("hotkey", {{"keys", {"ctrl", "a"}}, {"app", "Settings"}});
+    ASSERT_FALSE(keys.is_error) << keys.text;
+    log.clear();
+    for (const auto& e : h.mock().synthetic_log())
+        log.push_back(e.to_string());
+    const std::vector<std::string> tail(log.end() - 4, log.end());
+    EXPECT_EQ(tail, (std::vector<std::string>{"key Control_L press", "key a press", "key a release",
+                        "key Control_L release"}));
+    EXPECT_EQ(h.call("press_key", {{"key", "no such key!"}}).code(), "invalid_arguments");
+}
+
+TEST(ActTools, ScrollDragAndGlide)
+{
+    ToolHarness h;
+    h.start({{"input", "takeover"}});
+    auto scroll = h.call("scroll", {{"app", "Chatter"}, {"direction", "down"}, {"amount", 2}});
+    ASSERT_FALSE(scroll.is_error) << scroll.text;
+    h.mock().raise(62914561);
+    auto one = h.token("Calculator", "1");
+    auto two = h.token("Calculator", "2");
+    auto drag = h.call("drag", {{"element_token", one}, {"to_token", two}});
+    ASSERT_FALSE(drag.is_error) << drag.text;
+    h.mock().clear_logs();
+    auto glide = h.call("move_cursor", {{"app", "Chatter"}, {"x", 100}, {"y", 100}, {"duration_ms", 50}});
+    ASSERT_FALSE(glide.is_error) << glide.text;
+    EXPECT_EQ(h.mock().synthetic_log().size(), 5u); // 50 ms in 10 ms steps
+}
+
+TEST(ActTools, TimedOutRead)
+{
+    ToolHarness h;
+    h.start();
+    h.mock().set_answer_time(SETTINGS, std::chrono::seconds(10));
+    auto r = h.call("get_window_state", {{"app", "Settings"}});
+    EXPECT_EQ(r.code(), "timed_out") << r.text;
+    EXPECT_EQ(r.retry(), "unsafe");
+    h.mock().set_answer_time(SETTINGS, std::chrono::milliseconds(0));
+    EXPECT_FALSE(h.call("get_window_state", {{"app", "Settings"}}).is_error);
+}
+
+TEST(ActTools, Clipboard)
+{
+    ToolHarness h;
+    h.start();
+    EXPECT_FALSE(h.call("clipboard_write", {{"text", "hello"}}).is_error);
+    EXPECT_EQ(h.mock().clipboard_text(), "hello");
+    EXPECT_EQ(h.call("clipboard_read").code(), "capability_not_consented");
+    h.start({{"clipboard_read", true}});
+    auto read = h.call("clipboard_read");
+    ASSERT_FALSE(read.is_error) << read.text;
+    EXPECT_EQ(read.structured["text"], "hello");
+    h.mock().set_clipboard_text("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+    EXPECT_EQ(h.call("clipboard_read").code(), "secure_field_refused");
+    EXPECT_EQ(h.call("clipboard_write", {{"text", "password=hunter2"}}).code(), "secure_field_refused");
+    EXPECT_EQ(h.mock().clipboard_text(), "ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+}
+
+} // namespace
