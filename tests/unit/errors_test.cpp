@@ -117,8 +117,9 @@ TEST(ErrorTable, EverySuggestionIsOneSentenceEndingInAPeriod)
         EXPECT_EQ(s.find('\n'), std::string_view::npos) << row.name;
         EXPECT_EQ(s.find("  "), std::string_view::npos) << row.name;
         EXPECT_LE(s.size(), 200u) << row.name;
-        if (row.code != ErrorCode::user_took_over)
+        if (row.code != ErrorCode::user_took_over) {
             EXPECT_EQ(inner_sentence_breaks(s), 0) << row.name << " has more than one sentence: " << s;
+        }
     }
 }
 

@@ -17,7 +17,7 @@ using nd_core::JsonWriter;
 
 namespace {
 
-std::string quoted(std::string_view s)
+std::string json_quoted(std::string_view s)
 {
     std::string out;
     nd_core::append_json_string(out, s);
@@ -30,53 +30,53 @@ const std::string FFFD = "\xEF\xBF\xBD";
 
 TEST(JsonString, PlainTextIsCopiedUnchanged)
 {
-    EXPECT_EQ(quoted(""), "\"\"");
-    EXPECT_EQ(quoted("hello world"), "\"hello world\"");
-    EXPECT_EQ(quoted("a/b <c> & 'd'"), "\"a/b <c> & 'd'\"");
+    EXPECT_EQ(json_quoted(""), "\"\"");
+    EXPECT_EQ(json_quoted("hello world"), "\"hello world\"");
+    EXPECT_EQ(json_quoted("a/b <c> & 'd'"), "\"a/b <c> & 'd'\"");
 }
 
 TEST(JsonString, EscapesQuoteBackslashAndTheShortForms)
 {
-    EXPECT_EQ(quoted("say \"hi\""), R"("say \"hi\"")");
-    EXPECT_EQ(quoted("C:\\path"), R"("C:\\path")");
-    EXPECT_EQ(quoted("a\nb\rc\td\be\ff"), R"("a\nb\rc\td\be\ff")");
+    EXPECT_EQ(json_quoted("say \"hi\""), R"("say \"hi\"")");
+    EXPECT_EQ(json_quoted("C:\\path"), R"("C:\\path")");
+    EXPECT_EQ(json_quoted("a\nb\rc\td\be\ff"), R"("a\nb\rc\td\be\ff")");
 }
 
 TEST(JsonString, OtherControlCharactersUseUnicodeEscapes)
 {
-    EXPECT_EQ(quoted(std::string_view("\0", 1)), R"("\u0000")");
-    EXPECT_EQ(quoted("\x01"), R"("\u0001")");
-    EXPECT_EQ(quoted("\x1f"), R"("\u001f")");
-    EXPECT_EQ(quoted("x\x1by"), R"("x\u001by")");
+    EXPECT_EQ(json_quoted(std::string_view("\0", 1)), R"("\u0000")");
+    EXPECT_EQ(json_quoted("\x01"), R"("\u0001")");
+    EXPECT_EQ(json_quoted("\x1f"), R"("\u001f")");
+    EXPECT_EQ(json_quoted("x\x1by"), R"("x\u001by")");
     // DEL is not a control character for JSON: it may stand as it is.
-    EXPECT_EQ(quoted("\x7f"), "\"\x7f\"");
+    EXPECT_EQ(json_quoted("\x7f"), "\"\x7f\"");
 }
 
 TEST(JsonString, ValidUtf8PassesThrough)
 {
-    EXPECT_EQ(quoted("caf\xC3\xA9"), "\"caf\xC3\xA9\"");                   // é, 2 bytes
-    EXPECT_EQ(quoted("\xE2\x82\xAC 5"), "\"\xE2\x82\xAC 5\"");              // €, 3 bytes
-    EXPECT_EQ(quoted("\xF0\x9F\x98\x80"), "\"\xF0\x9F\x98\x80\"");          // U+1F600, 4 bytes
-    EXPECT_EQ(quoted("\xF4\x8F\xBF\xBF"), "\"\xF4\x8F\xBF\xBF\"");          // U+10FFFF, the last one
+    EXPECT_EQ(json_quoted("caf\xC3\xA9"), "\"caf\xC3\xA9\"");                   // é, 2 bytes
+    EXPECT_EQ(json_quoted("\xE2\x82\xAC 5"), "\"\xE2\x82\xAC 5\"");              // €, 3 bytes
+    EXPECT_EQ(json_quoted("\xF0\x9F\x98\x80"), "\"\xF0\x9F\x98\x80\"");          // U+1F600, 4 bytes
+    EXPECT_EQ(json_quoted("\xF4\x8F\xBF\xBF"), "\"\xF4\x8F\xBF\xBF\"");          // U+10FFFF, the last one
 }
 
 TEST(JsonString, InvalidUtf8BecomesReplacementCharacters)
 {
     // A lone continuation byte and a lead byte with nothing after it.
-    EXPECT_EQ(quoted("a\x80z"), "\"a" + FFFD + "z\"");
-    EXPECT_EQ(quoted("ab\xC3"), "\"ab" + FFFD + "\"");
+    EXPECT_EQ(json_quoted("a\x80z"), "\"a" + FFFD + "z\"");
+    EXPECT_EQ(json_quoted("ab\xC3"), "\"ab" + FFFD + "\"");
     // A lead byte followed by ASCII: the ASCII survives.
-    EXPECT_EQ(quoted("\xC3("), "\"" + FFFD + "(\"");
+    EXPECT_EQ(json_quoted("\xC3("), "\"" + FFFD + "(\"");
     // A truncated 3-byte sequence at the end: each byte is replaced on its own.
-    EXPECT_EQ(quoted("\xE2\x82"), "\"" + FFFD + FFFD + "\"");
+    EXPECT_EQ(json_quoted("\xE2\x82"), "\"" + FFFD + FFFD + "\"");
     // Overlong encodings of '/' and NUL.
-    EXPECT_EQ(quoted("\xC0\xAF"), "\"" + FFFD + FFFD + "\"");
-    EXPECT_EQ(quoted("\xE0\x80\x80"), "\"" + FFFD + FFFD + FFFD + "\"");
+    EXPECT_EQ(json_quoted("\xC0\xAF"), "\"" + FFFD + FFFD + "\"");
+    EXPECT_EQ(json_quoted("\xE0\x80\x80"), "\"" + FFFD + FFFD + FFFD + "\"");
     // A UTF-16 surrogate and a code point past U+10FFFF.
-    EXPECT_EQ(quoted("\xED\xA0\x80"), "\"" + FFFD + FFFD + FFFD + "\"");
-    EXPECT_EQ(quoted("\xF4\x90\x80\x80"), "\"" + FFFD + FFFD + FFFD + FFFD + "\"");
+    EXPECT_EQ(json_quoted("\xED\xA0\x80"), "\"" + FFFD + FFFD + FFFD + "\"");
+    EXPECT_EQ(json_quoted("\xF4\x90\x80\x80"), "\"" + FFFD + FFFD + FFFD + FFFD + "\"");
     // Bytes that never start a sequence.
-    EXPECT_EQ(quoted("\xFF\xFE"), "\"" + FFFD + FFFD + "\"");
+    EXPECT_EQ(json_quoted("\xFF\xFE"), "\"" + FFFD + FFFD + "\"");
 }
 
 TEST(JsonString, AnyBytesGiveJsonThatParsesBackToTheValidInput)
@@ -89,13 +89,14 @@ TEST(JsonString, AnyBytesGiveJsonThatParsesBackToTheValidInput)
         const int n = length(rng);
         for (int i = 0; i < n; ++i)
             in.push_back(static_cast<char>(byte(rng)));
-        const std::string json = quoted(in);
+        const std::string json = json_quoted(in);
         ASSERT_TRUE(nd_test::valid_utf8(json)) << "round " << round;
         nlohmann::json parsed;
         ASSERT_NO_THROW(parsed = nlohmann::json::parse(json)) << "round " << round;
         ASSERT_TRUE(parsed.is_string());
-        if (nd_test::valid_utf8(in))
+        if (nd_test::valid_utf8(in)) {
             EXPECT_EQ(parsed.get<std::string>(), in) << "round " << round;
+        }
     }
 }
 
@@ -114,7 +115,7 @@ TEST(JsonWriter, CommasAndNesting)
     w.field("f", "text");
     w.end_object();
     EXPECT_EQ(out, R"({"a":1,"b":[1,2,{"c":null},[]],"d":{},"e":true,"f":"text"})");
-    EXPECT_NO_THROW((void)nlohmann::json::parse(out));
+    EXPECT_TRUE(nlohmann::json::accept(out));
 }
 
 TEST(JsonWriter, TopLevelArrayOfScalars)
@@ -207,7 +208,7 @@ TEST(JsonWriter, NonFiniteDoublesBecomeNull)
         .number(1.0)
         .end_array();
     EXPECT_EQ(out, "[null,null,null,1]");
-    EXPECT_NO_THROW((void)nlohmann::json::parse(out));
+    EXPECT_TRUE(nlohmann::json::accept(out));
 }
 
 TEST(JsonWriter, AppendsToWhatIsAlreadyThere)

@@ -189,10 +189,11 @@ TEST(RowsJson, FullRowsCarryTheRequiredKeys)
         EXPECT_EQ(r["descendant_count"], s.elements[index].descendant_count);
         EXPECT_TRUE(r["states"].is_array());
         EXPECT_TRUE(r["actions"].is_array());
-        if (v.rows[i].parent_index < 0)
+        if (v.rows[i].parent_index < 0) {
             EXPECT_TRUE(r["parent_index"].is_null());
-        else
+        } else {
             EXPECT_EQ(r["parent_index"], v.rows[i].parent_index);
+        }
     }
     EXPECT_EQ(rows[0]["frame"], (nlohmann::json{{"x", 10}, {"y", 20}, {"w", 800}, {"h", 600}}));
     EXPECT_TRUE(rows[1]["frame"].is_null());
@@ -282,5 +283,5 @@ TEST(RowsJson, InvalidUtf8InAppTextStillGivesValidJson)
     JsonWriter w(out);
     write_rows_json(w, s, project(s, ViewRequest{}));
     EXPECT_TRUE(nd_test::valid_utf8(out));
-    EXPECT_NO_THROW((void)nlohmann::json::parse(out));
+    EXPECT_TRUE(nlohmann::json::accept(out));
 }
