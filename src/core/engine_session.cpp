@@ -40,11 +40,9 @@ std::int64_t Engine::now_ms() const
 std::string Engine::new_session_id()
 {
     ++m_session_count;
-    // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on "literal" + string.
-    std::string id = "mcp:";
-    id.append(m_options.client_name).append(":").append(std::to_string(::getpid()));
+    auto id = "mcp:" + m_options.client_name + ":" + std::to_string(::getpid());
     if (m_session_count > 1)
-        id.append(":").append(std::to_string(m_session_count));
+        id += ":" + std::to_string(m_session_count);
     return id;
 }
 

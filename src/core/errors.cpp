@@ -1,5 +1,7 @@
 #include "core/errors.h"
 
+#include "core/utf8.h"
+
 #include <array>
 
 namespace nd_core {
@@ -53,27 +55,30 @@ std::string Error::text() const
 
 std::string sanitize_app_name(std::string_view in)
 {
+    static constexpr char HEX[] = "0123456789abcdef";
+    auto escape = [&](std::string& out, unsigned value, bool unicode) {
+        out += unicode ? "\\u00" : "\\x";
+        out += HEX[(value >> 4) & 0xF];
+        out += HEX[value & 0xF];
+    };
     std::string out;
     std::size_t chars = 0;
-    for (std::size_t i = 0; i < in.size() && chars < MAX_CANDIDATE_APP_CHARS;) {
-        auto c = static_cast<unsigned char>(in[i]);
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-        if (i + len > in.size())
-            break;
-        if (c < 0x20 || c == 0x7F) {
-            static const char* hex = "0123456789abcdef";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xF];
-        } else if (len == 1 && c >= 0x80) {
-            out += "\\x";
-            out += "0123456789abcdef"[c >> 4];
-            out += "0123456789abcdef"[c & 0xF];
-        } else {
-            out.append(in.substr(i, len));
+    for (std::size_t i = 0; i < in.size() && chars < MAX_CANDIDATE_APP_CHARS; ++chars) {
+        char32_t cp = 0;
+        auto len = utf8_sequence_length(in, i, &cp);
+        if (len == 0) {
+            // A byte that is not valid UTF-8 is shown as \xNN and counts as one character.
+            escape(out, static_cast<unsigned char>(in[i]), false);
+            ++i;
+            continue;
         }
+        if (cp < 0x20 || cp == 0x7F)
+            escape(out, static_cast<unsigned>(cp), false);
+        else if (cp >= 0x80 && cp <= 0x9F)
+            escape(out, static_cast<unsigned>(cp), true); // C1 controls
+        else
+            out.append(in.substr(i, len));
         i += len;
-        ++chars;
     }
     return out;
 }

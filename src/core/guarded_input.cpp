@@ -1,5 +1,7 @@
 #include "core/guarded_input.h"
 
+#include "core/utf8.h"
+
 #include <cstdlib>
 #include <thread>
 
@@ -15,28 +17,6 @@ std::string_view paused_reason_name(PersonInput p)
     case PersonInput::button_pressed: return "button_pressed";
     }
     return "pointer_moved";
-}
-
-// Decodes one UTF-8 character at s[i]; returns 0 bytes consumed on invalid input.
-std::size_t decode_utf8(std::string_view s, std::size_t i, char32_t& out)
-{
-    auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) {
-        out = b0;
-        return 1;
-    }
-    std::size_t len = (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size())
-        return 0;
-    char32_t cp = b0 & (0xFF >> (len + 1));
-    for (std::size_t k = 1; k < len; ++k) {
-        auto b = static_cast<unsigned char>(s[i + k]);
-        if ((b & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    out = cp;
-    return len;
 }
 
 } // namespace
@@ -152,12 +132,13 @@ Result<void> GuardedInput::press_keys(const std::vector<std::string>& keysyms)
 
 Result<std::int64_t> GuardedInput::type_text(std::string_view text)
 {
+    // Checked whole before the first key: a retry after a half-typed refusal would type twice.
+    if (!valid_utf8(text))
+        return make_error(ErrorCode::invalid_arguments, "text is not valid UTF-8");
     m_typed = 0;
     for (std::size_t i = 0; i < text.size();) {
         char32_t cp = 0;
-        auto len = decode_utf8(text, i, cp);
-        if (len == 0)
-            return make_error(ErrorCode::invalid_arguments, "text is not valid UTF-8");
+        auto len = utf8_sequence_length(text, i, &cp);
         TRY_VOID(check());
         TRY_VOID(input().type_char(cp));
         m_sent_any = true;

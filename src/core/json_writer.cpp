@@ -1,47 +1,12 @@
 #include "core/json_writer.h"
 
+#include "core/utf8.h"
+
 #include <charconv>
 #include <cmath>
 
 namespace nd_core {
 
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is not valid.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i)
-{
-    auto b0 = static_cast<unsigned char>(s[i]);
-    std::size_t len;
-    std::uint32_t cp;
-    if (b0 < 0x80)
-        return 1;
-    if ((b0 & 0xE0) == 0xC0) {
-        len = 2;
-        cp = b0 & 0x1F;
-    } else if ((b0 & 0xF0) == 0xE0) {
-        len = 3;
-        cp = b0 & 0x0F;
-    } else if ((b0 & 0xF8) == 0xF0) {
-        len = 4;
-        cp = b0 & 0x07;
-    } else {
-        return 0;
-    }
-    if (i + len > s.size())
-        return 0;
-    for (std::size_t k = 1; k < len; ++k) {
-        auto b = static_cast<unsigned char>(s[i + k]);
-        if ((b & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF
-        || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-} // namespace
 
 void append_json_string(std::string& out, std::string_view s)
 {

@@ -1,5 +1,7 @@
 #include "core/views.h"
 
+#include "core/utf8.h"
+
 #include <algorithm>
 #include <array>
 
@@ -71,7 +73,8 @@ View project_skeleton(const Snapshot& s, const ViewRequest& req)
             parent_anchor = anchor[pl];
             parent_depth = anchor_depth[pl];
         }
-        const bool row = i == req.root || qualifies_for_skeleton(e);
+        // The root is a row even when it is no container, but never when it is a secure field.
+        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e);
         if (!row) {
             anchor[local] = parent_anchor;
             anchor_depth[local] = parent_depth;
@@ -121,17 +124,18 @@ View project(const Snapshot& s, const ViewRequest& req)
 
 std::string cut_text(std::string_view text, std::int32_t max_chars)
 {
+    if (max_chars <= 0)
+        return {};
     std::int32_t chars = 0;
-    std::size_t i = 0;
-    std::size_t cut_at = std::string_view::npos;
-    while (i < text.size()) {
+    std::size_t cut_at = 0;
+    for (std::size_t i = 0; i < text.size(); ++chars) {
         if (chars == max_chars - 1)
             cut_at = i;
         if (chars == max_chars)
             return std::string(text.substr(0, cut_at)) + "\xE2\x80\xA6";
-        auto c = static_cast<unsigned char>(text[i]);
-        i += c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-        ++chars;
+        // An invalid byte counts as one character (the JSON writer shows it as U+FFFD).
+        auto len = utf8_sequence_length(text, i);
+        i += len == 0 ? 1 : len;
     }
     return std::string(text);
 }

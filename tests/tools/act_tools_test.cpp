@@ -95,8 +95,9 @@ TEST(ActTools, ObserveTreeAndScreenshot)
     EXPECT_EQ(o["screenshot"]["mime_type"], "image/png");
     EXPECT_TRUE(r.has_image);
     for (const auto& row : o["elements"])
-        if (row["role"] == "password_text")
+        if (row["role"] == "password_text") {
             EXPECT_FALSE(row.contains("value"));
+        }
 }
 
 TEST(ActTools, ObserveErrorsNeverFailTheAct)

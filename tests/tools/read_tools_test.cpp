@@ -41,10 +41,12 @@ TEST(ReadTools, SkeletonFollowsTheRule)
     for (const auto& row : rows) {
         indices.insert(row["element_index"].get<int>());
         EXPECT_LE(row["label"].get<std::string>().size(), 80u * 4);
-        if (!row["parent_index"].is_null())
+        if (!row["parent_index"].is_null()) {
             EXPECT_TRUE(indices.count(row["parent_index"].get<int>())) << row.dump();
-        if (row["element_index"] != 0)
+        }
+        if (row["element_index"] != 0) {
             EXPECT_GT(row["child_count"].get<int>(), 0) << row.dump();
+        }
         EXPECT_LE(row["depth"].get<int>(), 4);
         EXPECT_NE(row["role"], "password_text");
     }

@@ -205,10 +205,11 @@ TEST(SanitizeAppName, CountsCharactersNotBytesAndNeverSplitsOne)
     }
 }
 
-TEST(SanitizeAppName, DropsATruncatedSequenceAtTheEnd)
+TEST(SanitizeAppName, EscapesATruncatedSequenceAtTheEnd)
 {
-    EXPECT_EQ(sanitize_app_name("ab\xE2\x82"), "ab");
-    EXPECT_EQ(sanitize_app_name("ab\xF0"), "ab");
+    // Cut short, the bytes are no character: each is shown as \xNN like any stray byte.
+    EXPECT_EQ(sanitize_app_name("ab\xE2\x82"), "ab\\xe2\\x82");
+    EXPECT_EQ(sanitize_app_name("ab\xF0"), "ab\\xf0");
 }
 
 TEST(SanitizeAppName, EscapesStrayBytes)

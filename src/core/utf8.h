@@ -1,0 +1,15 @@
+#pragma once
+
+// Strict UTF-8: one decoder for every place that walks text by character (JSON escaping, app name
+// cuts, label cuts, typing). Overlong forms, surrogates and code points past U+10FFFF are invalid.
+
+#include <cstddef>
+#include <string_view>
+
+namespace nd_core {
+
+// Length of the valid sequence at s[i] (1 to 4), or 0 when the bytes there are not valid UTF-8.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i, char32_t* code_point = nullptr);
+bool valid_utf8(std::string_view s);
+
+} // namespace nd_core
