@@ -16,6 +16,23 @@ ObserveRequest observe_request(const Args& args)
     return r;
 }
 
+void write_screenshot(nd_core::JsonWriter& w, ToolEnv& env, const nd_core::Snapshot& snap, ToolOutput& out)
+{
+    auto png = env.engine.capture_png(*env.session, snap);
+    if (!png.ok()) {
+        w.key("screenshot_error");
+        nd_core::write_error_object(w, png.error());
+        return;
+    }
+    w.key("screenshot")
+        .begin_object()
+        .field("mime_type", "image/png")
+        .field("width", png->width)
+        .field("height", png->height)
+        .end_object();
+    out.image = ImageBlock{"image/png", nd_core::base64_encode(png->bytes)};
+}
+
 void write_observe(nd_core::JsonWriter& w, ToolEnv& env, const ObserveRequest& req, const nd_core::SnapshotPtr& snap,
     const nd_core::Error* read_error, ToolOutput& out)
 {
@@ -38,21 +55,8 @@ void write_observe(nd_core::JsonWriter& w, ToolEnv& env, const ObserveRequest& r
     } else {
         w.field("truncated", snap->budget_truncated);
     }
-    if (req.screenshot) {
-        auto png = env.engine.capture_png(*env.session, *snap);
-        if (png.ok()) {
-            w.key("screenshot")
-                .begin_object()
-                .field("mime_type", "image/png")
-                .field("width", png->width)
-                .field("height", png->height)
-                .end_object();
-            out.image = ImageBlock{"image/png", nd_core::base64_encode(png->bytes)};
-        } else {
-            w.key("screenshot_error");
-            nd_core::write_error_object(w, png.error());
-        }
-    }
+    if (req.screenshot)
+        write_screenshot(w, env, *snap, out);
     w.end_object();
 }
 

@@ -16,6 +16,10 @@ struct ObserveRequest {
 
 ObserveRequest observe_request(const Args&);
 
+// Captures the snapshot's window: writes "screenshot": {mime_type, width, height} and sets
+// out.image, or writes "screenshot_error": {error object} when the capture is refused or fails.
+void write_screenshot(nd_core::JsonWriter&, ToolEnv&, const nd_core::Snapshot&, ToolOutput& out);
+
 // Writes "observe": {...} into an open object, and sets out.image when a screenshot was taken.
 // `read_error` is set when the settled read itself failed.
 void write_observe(nd_core::JsonWriter&, ToolEnv&, const ObserveRequest&, const nd_core::SnapshotPtr&,

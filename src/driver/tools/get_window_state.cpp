@@ -1,8 +1,7 @@
-#include "core/act_result.h"
-#include "core/base64.h"
 #include "core/schemas.h"
 #include "core/view_render.h"
 #include "driver/common.h"
+#include "driver/observe.h"
 #include "driver/tools/tools.h"
 
 namespace nd_driver::tools {
@@ -69,21 +68,8 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
     w.field("max_depth", req.max_depth);
     w.key("elements");
     nd_core::write_rows_json(w, snap, view);
-    if (args.boolean("include_screenshot").value_or(false)) {
-        auto png = env.engine.capture_png(*env.session, snap);
-        if (png.ok()) {
-            w.key("screenshot")
-                .begin_object()
-                .field("mime_type", "image/png")
-                .field("width", png->width)
-                .field("height", png->height)
-                .end_object();
-            out.image = ImageBlock{"image/png", nd_core::base64_encode(png->bytes)};
-        } else {
-            w.key("screenshot_error");
-            nd_core::write_error_object(w, png.error());
-        }
-    }
+    if (args.boolean("include_screenshot").value_or(false))
+        write_screenshot(w, env, snap, out);
     w.end_object();
 
     out.text = "window " + std::to_string(snap.window.window_id) + " pid " + std::to_string(snap.window.pid)
