@@ -55,6 +55,9 @@ std::uint64_t finish_tree(std::vector<Element>& elements)
         mix(h, static_cast<std::int64_t>(e.parent));
         mix(h, e.role);
         mix(h, e.key);
+        // Whether an element is on screen is structure too: a notebook page that goes away behind
+        // another, or a row scrolled out of view, must not keep acting through an old token.
+        mix(h, static_cast<std::int64_t>(e.states & STATE_SHOWING));
     }
     return h;
 }

@@ -31,8 +31,8 @@ struct Snapshot {
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
 
 // Fills depth, child_count and descendant_count from parent links, and returns the structure hash:
-// a hash over each element's parent, role and backend key in preorder. Names, values and states
-// are not structure. `elements` must be in preorder with parent < own index.
+// a hash over each element's parent, role, backend key and showing state in preorder. Names,
+// values and the other states are not structure. `elements` must be in preorder with parent < own index.
 std::uint64_t finish_tree(std::vector<Element>& elements);
 
 std::string format_token(std::string_view snapshot_id, std::int32_t index);

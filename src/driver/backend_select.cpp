@@ -2,6 +2,13 @@
 
 #include "backend/mock/mock_backend.h"
 
+#if NISH_HAVE_LINUX_BACKEND
+#    include "backend/linux/linux_backend.h"
+#    include "backend/linux/linux_registry.h"
+#endif
+
+#include <cstdlib>
+
 namespace nd_driver {
 
 using nd_core::ErrorCode;
@@ -14,14 +21,31 @@ nd_core::Result<std::unique_ptr<nd_core::Backend>> open_backend(const BackendOpt
         auto mock = TRY(nd_mock::MockBackend::load(dir));
         return std::unique_ptr<nd_core::Backend>(std::move(mock));
     }
+#if NISH_HAVE_LINUX_BACKEND
+    if (options.name == "linux" || options.name == "auto") {
+        auto linux_backend = nd_linux::LinuxBackend::open();
+        if (!linux_backend.ok()) {
+            auto e = std::move(linux_backend).error();
+            if (options.name == "auto")
+                e.message += "; run nish-driver doctor, or --backend mock for the scripted test desktop";
+            return e;
+        }
+        return std::unique_ptr<nd_core::Backend>(std::move(linux_backend).value());
+    }
+#else
     if (options.name == "linux" || options.name == "auto")
         return make_error(ErrorCode::backend_unavailable,
-            "this build has no Linux backend yet; run with --backend mock for the scripted test desktop");
+            "this build has no Linux backend; run with --backend mock for the scripted test desktop");
+#endif
     return make_error(ErrorCode::invalid_arguments, "unknown backend '" + options.name + "' (known: mock, linux)");
 }
 
 nd_core::RegistryReport platform_report_without_backend()
 {
+#if NISH_HAVE_LINUX_BACKEND
+    // Built with the Linux backend: the probes say why it could not open.
+    return nd_linux::linux_registry(nd_linux::probe_x11(), nd_linux::probe_atspi());
+#else
     nd_core::RegistryReport r;
     r.platform = "linux";
     r.session_type = "none";
@@ -45,6 +69,7 @@ nd_core::RegistryReport platform_report_without_backend()
     r.permissions = {{"accessibility", "missing", "not_built"}, {"screen_capture", "not_applicable", std::nullopt}};
     r.probes = {{"backend", "fail", "this build has no Linux backend"}};
     return r;
+#endif
 }
 
 } // namespace nd_driver

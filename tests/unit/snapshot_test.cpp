@@ -136,6 +136,12 @@ TEST(StructureHash, RolesKeysAndParentsAreStructure)
 {
     const auto base = hash_of(sample());
     {
+        // An element leaving the screen (a notebook page switched away) is structural.
+        auto t = sample();
+        t.at(5).states ^= STATE_SHOWING;
+        EXPECT_NE(hash_of(t), base) << "showing";
+    }
+    {
         auto t = sample();
         t.at(3).role = "toggle_button";
         EXPECT_NE(hash_of(t), base) << "role";

@@ -1,0 +1,272 @@
+#include "backend/linux/atspi/atspi_actuator.h"
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_names.h"
+#include "core/policy.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace nd_linux {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+namespace {
+
+// How many ancestors is_secure_now looks through: a text object inside a password field is secure.
+constexpr int SECURE_ANCESTOR_LEVELS = 4;
+
+std::int32_t utf8_length(std::string_view s)
+{
+    std::int32_t n = 0;
+    for (char c : s)
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+            ++n;
+    return n;
+}
+
+ArgWriter get_property(const char* iface, const char* property)
+{
+    return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
+}
+
+} // namespace
+
+AtspiActuator::AtspiActuator(AtspiBus& bus) : m_bus(bus) {}
+
+nd_core::Result<ObjectRef> AtspiActuator::resolve(const nd_core::WindowInfo& window, const nd_core::Element& element,
+                                                  Deadline deadline)
+{
+    auto ref = parse_key(element.key);
+    if (!ref)
+        return make_error(ErrorCode::element_not_found, "the element's key is not an AT-SPI object reference");
+    auto pid = m_bus.connection_pid(ref->bus, deadline);
+    if (!pid)
+        return make_error(ErrorCode::element_not_found, "the element's app is no longer on the AT-SPI bus");
+    if (window.pid > 0 && *pid != window.pid)
+        return make_error(ErrorCode::element_not_found, "the element belongs to another process than the window");
+    return *ref;
+}
+
+nd_core::Result<AtspiActuator::Live> AtspiActuator::live(const nd_core::WindowInfo& window,
+                                                         const nd_core::Element& element, Deadline deadline)
+{
+    Live out;
+    out.ref = TRY(resolve(window, element, deadline));
+    std::optional<nd_core::Error> failure;
+    auto check = [&failure](const Reply& r, std::string_view what) {
+        if (!r.ok() && !failure)
+            failure = error_from_dbus(r.error, what);
+        return r.ok();
+    };
+    const std::string& bus = out.ref.bus;
+    const std::string& path = out.ref.path;
+    AtspiBatch batch(m_bus, deadline);
+    batch.add({bus, path, IFACE_ACCESSIBLE, "GetRole"}, {}, [&](const Reply& r) {
+        if (check(r, "GetRole"))
+            (void)sd_bus_message_read_basic(r.message, 'u', &out.role);
+    });
+    batch.add({bus, path, IFACE_ACCESSIBLE, "GetState"}, {}, [&](const Reply& r) {
+        if (check(r, "GetState"))
+            (void)read_states(r.message, out.states);
+    });
+    batch.add({bus, path, IFACE_ACCESSIBLE, "GetInterfaces"}, {}, [&](const Reply& r) {
+        if (check(r, "GetInterfaces"))
+            (void)read_interfaces(r.message, out.interfaces);
+    });
+    batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Parent"), [&](const Reply& r) {
+        if (r.ok() && sd_bus_message_enter_container(r.message, SD_BUS_TYPE_VARIANT, "(so)") > 0)
+            (void)read_ref(r.message, out.parent);
+    });
+    batch.add({bus, path, IFACE_ACCESSIBLE, "GetIndexInParent"}, {}, [&](const Reply& r) {
+        if (r.ok())
+            (void)sd_bus_message_read_basic(r.message, 'i', &out.index_in_parent);
+    });
+    TRY_VOID(batch.run());
+    if (failure)
+        return *failure;
+    if (out.states.has(ATSPI_STATE_DEFUNCT))
+        return make_error(ErrorCode::element_not_found, "the element is defunct");
+    return out;
+}
+
+nd_core::Result<bool> AtspiActuator::secure(const Live& object, Deadline deadline)
+{
+    if (is_secure_role(object.role) || nd_core::is_secure_element(atspi_role_name(object.role), 0))
+        return true;
+    // A text object inside a password field counts as the field: look a few ancestors up.
+    ObjectRef at = object.parent;
+    for (int level = 0; level < SECURE_ANCESTOR_LEVELS && !at.null() && at.path != ROOT_PATH; ++level) {
+        std::uint32_t role = 0;
+        ObjectRef parent;
+        AtspiBatch batch(m_bus, deadline);
+        batch.add({at.bus, at.path, IFACE_ACCESSIBLE, "GetRole"}, {}, [&](const Reply& r) {
+            if (r.ok())
+                (void)sd_bus_message_read_basic(r.message, 'u', &role);
+        });
+        batch.add({at.bus, at.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Parent"),
+                  [&](const Reply& r) {
+                      if (r.ok() && sd_bus_message_enter_container(r.message, SD_BUS_TYPE_VARIANT, "(so)") > 0)
+                          (void)read_ref(r.message, parent);
+                  });
+        TRY_VOID(batch.run());
+        if (is_secure_role(role))
+            return true;
+        if (role == ATSPI_ROLE_FRAME || role == ATSPI_ROLE_DIALOG || role == ATSPI_ROLE_WINDOW ||
+            role == ATSPI_ROLE_APPLICATION)
+            break;
+        at = std::move(parent);
+    }
+    return false;
+}
+
+nd_core::Result<void> AtspiActuator::expect_true(const Method& method, const ArgWriter& args, Deadline deadline)
+{
+    auto reply = TRY(m_bus.call(method, args, deadline));
+    int ok = 0;
+    if (sd_bus_message_read_basic(reply.get(), 'b', &ok) < 0)
+        return make_error(ErrorCode::action_failed, std::string(method.member) + " sent no answer");
+    if (!ok)
+        return make_error(ErrorCode::action_failed, std::string(method.member) + " was refused by the app");
+    return {};
+}
+
+nd_core::Result<void> AtspiActuator::do_action(const nd_core::WindowInfo& window, const nd_core::Element& element,
+                                               std::string_view action)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    ObjectRef ref = TRY(resolve(window, element, deadline));
+    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_ACTION, "GetActions"}, {}, deadline));
+    std::vector<std::string> names;
+    if (read_action_names(reply.get(), names) < 0)
+        return make_error(ErrorCode::action_failed, "GetActions sent a malformed list");
+    // The exact name first; toolkits differ in case ("click", GTK3 model buttons "Click").
+    std::int32_t index = -1;
+    for (std::size_t i = 0; i < names.size() && index < 0; ++i)
+        if (names[i] == action)
+            index = static_cast<std::int32_t>(i);
+    for (std::size_t i = 0; i < names.size() && index < 0; ++i)
+        if (nd_core::to_lower_ascii(names[i]) == nd_core::to_lower_ascii(action))
+            index = static_cast<std::int32_t>(i);
+    if (index < 0)
+        return make_error(ErrorCode::action_failed, "the element has no action of that name (it has " +
+                                                        std::to_string(names.size()) + ")");
+    return expect_true({ref.bus, ref.path, IFACE_ACTION, "DoAction"},
+                       [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
+}
+
+nd_core::Result<void> AtspiActuator::set_value(const nd_core::WindowInfo& window, const nd_core::Element& element,
+                                               std::string_view value)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    if (TRY(secure(object, deadline)))
+        return make_error(ErrorCode::secure_field_refused, "the element is a secure field");
+    const ObjectRef& ref = object.ref;
+    if (is_value_role(object.role) && (object.interfaces & IF_VALUE)) {
+        double number = 0;
+        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+        if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number))
+            return make_error(ErrorCode::invalid_arguments, "the element takes a number");
+        TRY_VOID(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Set"},
+                       [number](sd_bus_message* m) {
+                           return sd_bus_message_append(m, "ssv", IFACE_VALUE, "CurrentValue", "d", number);
+                       },
+                       deadline));
+        return {};
+    }
+    if (object.interfaces & IF_EDITABLE_TEXT) {
+        std::string text(value);
+        return expect_true({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
+                           [text](sd_bus_message* m) { return sd_bus_message_append(m, "s", text.c_str()); }, deadline);
+    }
+    return make_error(ErrorCode::action_failed, "the element takes neither text nor a value");
+}
+
+nd_core::Result<void> AtspiActuator::insert_text(const nd_core::WindowInfo& window, const nd_core::Element& element,
+                                                 std::string_view text)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    if (TRY(secure(object, deadline)))
+        return make_error(ErrorCode::secure_field_refused, "the element is a secure field");
+    if (!(object.interfaces & IF_EDITABLE_TEXT))
+        return make_error(ErrorCode::action_failed, "the element takes no text");
+    const ObjectRef& ref = object.ref;
+    std::int32_t caret = -1, count = -1;
+    if (object.interfaces & IF_TEXT) {
+        AtspiBatch batch(m_bus, deadline);
+        batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TEXT, "CaretOffset"),
+                  [&](const Reply& r) {
+                      if (r.ok())
+                          (void)sd_bus_message_read(r.message, "v", "i", &caret);
+                  });
+        batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TEXT, "CharacterCount"),
+                  [&](const Reply& r) {
+                      if (r.ok())
+                          (void)sd_bus_message_read(r.message, "v", "i", &count);
+                  });
+        TRY_VOID(batch.run());
+    }
+    // At the caret when there is one, else at the end (G_MAXINT-like offsets clamp in toolkits,
+    // but a known count is exact).
+    std::int32_t position = caret >= 0 ? caret : (count >= 0 ? count : INT32_MAX);
+    std::string copy(text);
+    std::int32_t length = utf8_length(text);
+    return expect_true({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
+                       [position, copy, length](sd_bus_message* m) {
+                           return sd_bus_message_append(m, "isi", position, copy.c_str(), length);
+                       },
+                       deadline);
+}
+
+nd_core::Result<void> AtspiActuator::select(const nd_core::WindowInfo& window, const nd_core::Element& element)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    if (object.parent.null() || object.index_in_parent < 0)
+        return make_error(ErrorCode::action_failed, "the element has no parent to select it in");
+    std::int32_t index = object.index_in_parent;
+    auto done = expect_true({object.parent.bus, object.parent.path, IFACE_SELECTION, "SelectChild"},
+                            [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
+    if (!done && done.error().code == ErrorCode::action_failed)
+        return make_error(ErrorCode::action_failed, "the element's parent does not select it (no Selection, or refused)");
+    return done;
+}
+
+nd_core::Result<std::string> AtspiActuator::read_value(const nd_core::WindowInfo& window,
+                                                       const nd_core::Element& element)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    if (TRY(secure(object, deadline)))
+        return make_error(ErrorCode::secure_field_refused, "the element is a secure field; its value is never read");
+    const ObjectRef& ref = object.ref;
+    if (is_value_role(object.role) && (object.interfaces & IF_VALUE)) {
+        auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Get"},
+                                    get_property(IFACE_VALUE, "CurrentValue"), deadline));
+        double number = 0;
+        if (read_variant_double(reply.get(), number) < 0)
+            return make_error(ErrorCode::action_failed, "the element's value is not a number");
+        return format_number(number);
+    }
+    if ((object.interfaces & IF_TEXT) && (is_text_role(object.role) || (object.interfaces & IF_EDITABLE_TEXT))) {
+        auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_TEXT, "GetText"},
+                                    [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); }, deadline));
+        std::string text;
+        if (read_string(reply.get(), text) < 0)
+            return make_error(ErrorCode::action_failed, "the element's text could not be read");
+        return text;
+    }
+    return std::string();
+}
+
+nd_core::Result<bool> AtspiActuator::is_secure_now(const nd_core::WindowInfo& window, const nd_core::Element& element)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    return secure(object, deadline);
+}
+
+} // namespace nd_linux

@@ -1,0 +1,76 @@
+#pragma once
+
+// Pipelined D-Bus calls: many calls in flight on one connection, collected under one deadline.
+//
+// A round trip to an app costs 130–220 µs when calls go one after another and about 60 µs each
+// when many are in flight, so every read goes through a batch. Handlers run inside run() as
+// replies arrive and may add more calls (a walk adds a node's children when its GetChildren
+// answers); run() returns when nothing is queued or in flight, or at the deadline. At most
+// MAX_IN_FLIGHT calls are outstanding at once; the rest wait in a queue.
+//
+// A batch that is destroyed with calls still in flight cancels them: their late replies are
+// dropped by sd-bus and never reach a handler.
+
+#include "backend/linux/atspi/atspi_bus.h"
+
+#include <cstddef>
+#include <deque>
+#include <string>
+
+namespace nd_linux {
+
+// One reply: either `message` (a method return) or `error` (an error reply, also those sd-bus
+// synthesises when the peer leaves the bus).
+struct Reply {
+    sd_bus_message* message = nullptr;
+    const sd_bus_error* error = nullptr;
+    bool ok() const { return message != nullptr && error == nullptr; }
+};
+
+using ReplyHandler = std::function<void(const Reply&)>;
+
+class AtspiBatch {
+public:
+    static constexpr std::size_t MAX_IN_FLIGHT = 256;
+
+    AtspiBatch(AtspiBus&, Deadline);
+    ~AtspiBatch();
+    AtspiBatch(const AtspiBatch&) = delete;
+    AtspiBatch& operator=(const AtspiBatch&) = delete;
+
+    // Queues a call. `args` may be empty. The handler runs once, with the reply or error.
+    void add(const Method&, ArgWriter args, ReplyHandler);
+
+    // Sends and processes until every call has been answered, or fails with timed_out at the
+    // deadline (app_not_responding when no reply at all came back), or backend_unavailable when
+    // the bus connection breaks. Handlers of calls still outstanding at the deadline never run.
+    nd_core::Result<void> run();
+
+    std::size_t answered() const { return m_answered; }
+    std::size_t sent() const { return m_sent; }
+    Deadline deadline() const { return m_deadline; }
+
+private:
+    struct Call {
+        AtspiBatch* batch = nullptr;
+        std::string dest, path, iface, member;
+        ArgWriter args;
+        ReplyHandler handler;
+        sd_bus_slot* slot = nullptr;
+        bool done = false;
+    };
+
+    static int on_reply(sd_bus_message*, void* userdata, sd_bus_error*);
+    nd_core::Result<void> send(Call&);
+
+    AtspiBus& m_bus;
+    Deadline m_deadline;
+    std::deque<Call> m_calls;      // stable addresses: userdata of the slots
+    std::size_t m_next_to_send = 0;
+    std::size_t m_in_flight = 0;
+    std::size_t m_sent = 0;
+    std::size_t m_answered = 0;
+    bool m_timed_out = false;      // sd-bus timed out a call on our behalf
+};
+
+} // namespace nd_linux

@@ -1,0 +1,194 @@
+#include "backend/linux/atspi/atspi_bus.h"
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_names.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace nd_linux {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+namespace {
+
+struct BusUnref {
+    void operator()(sd_bus* b) const { sd_bus_flush_close_unref(b); }
+};
+using BusPtr = std::unique_ptr<sd_bus, BusUnref>;
+
+std::string errno_text(int r) { return std::strerror(r < 0 ? -r : r); }
+
+} // namespace
+
+nd_core::Result<std::string> address_from_session_bus(std::chrono::milliseconds timeout)
+{
+    sd_bus* raw = nullptr;
+    int r = sd_bus_open_user(&raw);
+    if (r < 0)
+        return make_error(ErrorCode::backend_unavailable,
+                          "no session bus to ask for the AT-SPI bus address: " + errno_text(r));
+    BusPtr session(raw);
+    sd_bus_message* call = nullptr;
+    r = sd_bus_message_new_method_call(session.get(), &call, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+                                       "GetAddress");
+    if (r < 0)
+        return make_error(ErrorCode::backend_unavailable, "cannot build org.a11y.Bus.GetAddress: " + errno_text(r));
+    MessagePtr request(call);
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_message* reply = nullptr;
+    r = sd_bus_call(session.get(), request.get(), static_cast<std::uint64_t>(timeout.count()) * 1000, &error, &reply);
+    if (r < 0) {
+        std::string why = error.name ? error.name : errno_text(r);
+        sd_bus_error_free(&error);
+        return make_error(ErrorCode::backend_unavailable, "the session bus does not name an AT-SPI bus (" + why + ")");
+    }
+    MessagePtr answer(reply);
+    const char* address = nullptr;
+    r = sd_bus_message_read(answer.get(), "s", &address);
+    if (r < 0 || address == nullptr || *address == '\0')
+        return make_error(ErrorCode::backend_unavailable, "org.a11y.Bus.GetAddress returned no address");
+    return std::string(address);
+}
+
+AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std::move(address)) {}
+
+AtspiBus::~AtspiBus()
+{
+    if (m_bus)
+        sd_bus_flush_close_unref(m_bus);
+}
+
+nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open()
+{
+    const char* env = std::getenv("AT_SPI_BUS_ADDRESS");
+    std::string address = env ? env : "";
+    if (address.empty())
+        address = TRY(address_from_session_bus(DEFAULT_CALL_TIMEOUT));
+    auto bus = TRY(open_address(address));
+    // Without a registered listener GTK3 answers Cache.GetItems with UnknownMethod; the reader
+    // then walks, which is slower but correct, so a registry that refuses is not fatal.
+    (void)bus->register_listener();
+    return bus;
+}
+
+nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open_address(const std::string& address)
+{
+    if (address.empty())
+        return make_error(ErrorCode::backend_unavailable, "empty AT-SPI bus address");
+    sd_bus* raw = nullptr;
+    int r = sd_bus_new(&raw);
+    if (r < 0)
+        return make_error(ErrorCode::backend_unavailable, "sd_bus_new failed: " + errno_text(r));
+    BusPtr bus(raw);
+    r = sd_bus_set_address(bus.get(), address.c_str());
+    if (r >= 0)
+        r = sd_bus_set_bus_client(bus.get(), 1);
+    if (r >= 0)
+        r = sd_bus_set_description(bus.get(), "nish-atspi");
+    if (r >= 0)
+        r = sd_bus_start(bus.get());
+    if (r < 0)
+        return make_error(ErrorCode::backend_unavailable, "cannot connect to the AT-SPI bus: " + errno_text(r));
+    return std::unique_ptr<AtspiBus>(new AtspiBus(bus.release(), address));
+}
+
+nd_core::Result<void> AtspiBus::register_listener()
+{
+    auto reply = call({REGISTRY_NAME, REGISTRY_PATH, IFACE_REGISTRY, "RegisterEvent"},
+                      [](sd_bus_message* m) {
+                          int r = sd_bus_message_append(m, "s", "object:children-changed");
+                          if (r >= 0)
+                              r = sd_bus_message_append_strv(m, nullptr);
+                          if (r >= 0)
+                              r = sd_bus_message_append(m, "s", "");
+                          return r;
+                      },
+                      deadline_in(DEFAULT_CALL_TIMEOUT));
+    if (!reply)
+        return std::move(reply).error();
+    return {};
+}
+
+nd_core::Result<MessagePtr> AtspiBus::call(const Method& method, const ArgWriter& args, Deadline deadline)
+{
+    MessagePtr out;
+    nd_core::Error failure;
+    bool failed = false;
+    AtspiBatch batch(*this, deadline);
+    batch.add(method, args, [&](const Reply& reply) {
+        if (reply.ok()) {
+            out.reset(sd_bus_message_ref(reply.message));
+        } else {
+            failed = true;
+            failure = error_from_dbus(reply.error, method.member);
+        }
+    });
+    TRY_VOID(batch.run());
+    if (failed)
+        return failure;
+    if (!out)
+        return make_error(ErrorCode::internal_error, std::string(method.member) + " finished without a reply");
+    return out;
+}
+
+nd_core::Result<std::int64_t> AtspiBus::connection_pid(const std::string& unique_name, Deadline deadline)
+{
+    if (auto pid = cached_pid(unique_name); pid >= 0)
+        return pid;
+    auto reply = TRY(call({DBUS_NAME, DBUS_PATH, DBUS_IFACE, "GetConnectionUnixProcessID"},
+                          [&](sd_bus_message* m) { return sd_bus_message_append(m, "s", unique_name.c_str()); },
+                          deadline));
+    std::uint32_t pid = 0;
+    if (sd_bus_message_read(reply.get(), "u", &pid) < 0)
+        return make_error(ErrorCode::internal_error, "GetConnectionUnixProcessID returned no pid");
+    remember_pid(unique_name, pid);
+    return static_cast<std::int64_t>(pid);
+}
+
+void AtspiBus::remember_pid(const std::string& unique_name, std::int64_t pid)
+{
+    std::lock_guard lock(m_pid_mutex);
+    // Bounded: names of apps that left are forgotten once the map grows large.
+    if (m_pids.size() > 4096)
+        m_pids.clear();
+    m_pids[unique_name] = pid;
+}
+
+std::int64_t AtspiBus::cached_pid(const std::string& unique_name) const
+{
+    std::lock_guard lock(m_pid_mutex);
+    auto it = m_pids.find(unique_name);
+    return it == m_pids.end() ? -1 : it->second;
+}
+
+bool dbus_error_is_gone(const sd_bus_error* e)
+{
+    if (e == nullptr || e->name == nullptr)
+        return false;
+    return sd_bus_error_has_names(e, SD_BUS_ERROR_UNKNOWN_OBJECT, SD_BUS_ERROR_SERVICE_UNKNOWN,
+                                  SD_BUS_ERROR_NAME_HAS_NO_OWNER, SD_BUS_ERROR_NO_REPLY, SD_BUS_ERROR_DISCONNECTED);
+}
+
+bool dbus_error_is_unknown_method(const sd_bus_error* e)
+{
+    if (e == nullptr || e->name == nullptr)
+        return false;
+    return sd_bus_error_has_names(e, SD_BUS_ERROR_UNKNOWN_METHOD, SD_BUS_ERROR_UNKNOWN_INTERFACE,
+                                  SD_BUS_ERROR_UNKNOWN_PROPERTY, SD_BUS_ERROR_NOT_SUPPORTED);
+}
+
+nd_core::Error error_from_dbus(const sd_bus_error* e, std::string_view what)
+{
+    std::string name = (e && e->name) ? e->name : "unknown error";
+    std::string call(what);
+    if (e && sd_bus_error_has_name(e, SD_BUS_ERROR_TIMEOUT))
+        return make_error(ErrorCode::app_not_responding, call + " got no answer in time");
+    if (dbus_error_is_gone(e))
+        return make_error(ErrorCode::element_not_found, call + ": the object or its app is gone (" + name + ")");
+    return make_error(ErrorCode::action_failed, call + " failed (" + name + ")");
+}
+
+} // namespace nd_linux

@@ -1,0 +1,104 @@
+#pragma once
+
+// One connection to the accessibility bus (sd-bus), shared by the tree reader and the actuator.
+//
+// Contract: every call made through this class has a deadline; an app that never answers costs at
+// most that deadline. sd-bus is not thread-safe, so the bus carries a mutex: AtspiBatch::run and
+// the call helpers hold it while they send and wait, and callers from several threads are
+// serialised. The bus owns the sd_bus connection; nothing outside this folder sees sd-bus types
+// except through bus().
+
+#include "core/result.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include <systemd/sd-bus.h>
+
+namespace nd_linux {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+
+// The default bound of a single call (actuator calls, look-ups).
+inline constexpr std::chrono::milliseconds DEFAULT_CALL_TIMEOUT{2000};
+
+inline Deadline deadline_in(std::chrono::milliseconds d) { return Clock::now() + d; }
+
+struct MessageUnref {
+    void operator()(sd_bus_message* m) const { sd_bus_message_unref(m); }
+};
+using MessagePtr = std::unique_ptr<sd_bus_message, MessageUnref>;
+
+// Appends a call's arguments to its message; returns a negative errno on failure.
+using ArgWriter = std::function<int(sd_bus_message*)>;
+
+// The D-Bus address of one method: destination, object path, interface and member.
+struct Method {
+    std::string_view dest;
+    std::string_view path;
+    std::string_view iface;
+    std::string_view member;
+};
+
+class AtspiBus {
+public:
+    // Connects to the accessibility bus: $AT_SPI_BUS_ADDRESS, else asks the session bus
+    // (org.a11y.Bus GetAddress). Registers one event listener (Registry.RegisterEvent) so that
+    // GTK3's Cache.GetItems answers.
+    static nd_core::Result<std::unique_ptr<AtspiBus>> open();
+    // Connects to a known address (tests, or an address found elsewhere).
+    static nd_core::Result<std::unique_ptr<AtspiBus>> open_address(const std::string& address);
+
+    ~AtspiBus();
+    AtspiBus(const AtspiBus&) = delete;
+    AtspiBus& operator=(const AtspiBus&) = delete;
+
+    sd_bus* bus() const { return m_bus; }
+    const std::string& address() const { return m_address; }
+    std::mutex& mutex() { return m_mutex; }
+
+    // One call, waited for until the deadline. An error reply becomes an Error through
+    // error_from_dbus(); a reply that does not come in time is app_not_responding.
+    nd_core::Result<MessagePtr> call(const Method&, const ArgWriter&, Deadline);
+
+    // The pid of a bus connection (org.freedesktop.DBus.GetConnectionUnixProcessID). Unique bus
+    // names are never reused, so answers are cached for the life of the bus.
+    nd_core::Result<std::int64_t> connection_pid(const std::string& unique_name, Deadline);
+    // Caches a pid learned elsewhere (a batch of look-ups).
+    void remember_pid(const std::string& unique_name, std::int64_t pid);
+    // The cached pid, or -1.
+    std::int64_t cached_pid(const std::string& unique_name) const;
+
+private:
+    AtspiBus(sd_bus*, std::string address);
+    nd_core::Result<void> register_listener();
+
+    sd_bus* m_bus = nullptr;
+    std::string m_address;
+    std::mutex m_mutex;
+    // Its own lock: batch handlers fill it while m_mutex is held, callers read it outside.
+    mutable std::mutex m_pid_mutex;
+    std::unordered_map<std::string, std::int64_t> m_pids;
+};
+
+// Asks the session bus ($DBUS_SESSION_BUS_ADDRESS) where the accessibility bus is
+// (org.a11y.Bus GetAddress), bounded by `timeout`.
+nd_core::Result<std::string> address_from_session_bus(std::chrono::milliseconds timeout);
+
+// Maps a D-Bus error (name, errno) to the error table: a vanished object, app or method is
+// element_not_found, an unanswered call app_not_responding, anything else action_failed.
+// `what` names the call in the message (bounded identifiers only, never app text).
+nd_core::Error error_from_dbus(const sd_bus_error*, std::string_view what);
+// True when the error says the object or its app is gone.
+bool dbus_error_is_gone(const sd_bus_error*);
+// True when the error says the object lacks the interface or method.
+bool dbus_error_is_unknown_method(const sd_bus_error*);
+
+} // namespace nd_linux

@@ -1,0 +1,90 @@
+#include "backend/linux/atspi/atspi_cache.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace nd_linux {
+
+namespace {
+
+constexpr const char* ITEMS_SIGNATURE = "a((so)(so)(so)iiassusau)";
+constexpr const char* ITEM_SIGNATURE = "((so)(so)(so)iiassusau)"; // an array's element
+constexpr const char* ITEM_FIELDS = "(so)(so)(so)iiassusau";      // inside one element
+
+int read_item(sd_bus_message* m, ObjectRef& self, CachedItem& item)
+{
+    ObjectRef app;
+    int r = read_ref(m, self);
+    if (r >= 0)
+        r = read_ref(m, app);
+    if (r >= 0)
+        r = read_ref(m, item.parent);
+    if (r >= 0)
+        r = sd_bus_message_read(m, "ii", &item.index, &item.child_count);
+    if (r >= 0)
+        r = read_interfaces(m, item.interfaces);
+    if (r >= 0)
+        r = read_string(m, item.name);
+    if (r >= 0)
+        r = sd_bus_message_read_basic(m, 'u', &item.role);
+    if (r >= 0)
+        r = read_string(m, item.description);
+    if (r >= 0)
+        r = read_states(m, item.states);
+    return r;
+}
+
+} // namespace
+
+bool ItemCache::parse(sd_bus_message* reply)
+{
+    m_items.clear();
+    m_children.clear();
+    const char* signature = sd_bus_message_get_signature(reply, 1);
+    if (signature == nullptr || std::strcmp(signature, ITEMS_SIGNATURE) != 0)
+        return false;
+    if (sd_bus_message_enter_container(reply, SD_BUS_TYPE_ARRAY, ITEM_SIGNATURE) < 0)
+        return false;
+    // Parents in app order, so children with unknown indexes keep the app's order.
+    std::vector<std::pair<ObjectRef, ObjectRef>> links;
+    for (;;) {
+        int r = sd_bus_message_enter_container(reply, SD_BUS_TYPE_STRUCT, ITEM_FIELDS);
+        if (r < 0)
+            return false;
+        if (r == 0)
+            break;
+        ObjectRef self;
+        CachedItem item;
+        if (read_item(reply, self, item) < 0 || sd_bus_message_exit_container(reply) < 0)
+            return false;
+        ObjectRef parent = item.parent;
+        auto [it, inserted] = m_items.try_emplace(self, std::move(item));
+        if (inserted && !parent.null() && parent != self)
+            links.emplace_back(std::move(parent), std::move(self));
+    }
+    sd_bus_message_exit_container(reply);
+    for (auto& [parent, child] : links)
+        m_children[parent].push_back(child);
+    for (auto& [parent, kids] : m_children) {
+        std::stable_sort(kids.begin(), kids.end(), [this](const ObjectRef& a, const ObjectRef& b) {
+            auto ia = static_cast<std::uint32_t>(m_items.at(a).index); // -1 sorts last
+            auto ib = static_cast<std::uint32_t>(m_items.at(b).index);
+            return ia < ib;
+        });
+    }
+    return true;
+}
+
+const CachedItem* ItemCache::find(const ObjectRef& ref) const
+{
+    auto it = m_items.find(ref);
+    return it == m_items.end() ? nullptr : &it->second;
+}
+
+const std::vector<ObjectRef>* ItemCache::children(const ObjectRef& parent) const
+{
+    auto it = m_children.find(parent);
+    return it == m_children.end() ? nullptr : &it->second;
+}
+
+} // namespace nd_linux

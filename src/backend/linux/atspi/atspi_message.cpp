@@ -1,0 +1,226 @@
+#include "backend/linux/atspi/atspi_message.h"
+
+#include "backend/linux/atspi/atspi_names.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+namespace nd_linux {
+
+namespace {
+
+bool valid_bus_name(std::string_view name)
+{
+    if (name.empty() || name.size() > 255)
+        return false;
+    for (char c : name) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                  c == ':' || c == '_' || c == '-';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool ObjectRef::null() const { return bus.empty() || path.empty() || path == NULL_PATH; }
+
+std::optional<ObjectRef> parse_key(std::string_view key)
+{
+    auto bar = key.find('|');
+    if (bar == std::string_view::npos)
+        return std::nullopt;
+    ObjectRef ref{std::string(key.substr(0, bar)), std::string(key.substr(bar + 1))};
+    if (!valid_bus_name(ref.bus) || !sd_bus_object_path_is_valid(ref.path.c_str()))
+        return std::nullopt;
+    return ref;
+}
+
+std::size_t ObjectRefHash::operator()(const ObjectRef& r) const
+{
+    std::size_t h = std::hash<std::string>{}(r.bus);
+    return h ^ (std::hash<std::string>{}(r.path) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
+
+std::string cut_utf8(std::string_view s, std::size_t max)
+{
+    if (s.size() <= max)
+        return std::string(s);
+    std::size_t end = max;
+    // Step back over continuation bytes so a character is never split.
+    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80)
+        --end;
+    return std::string(s.substr(0, end));
+}
+
+int read_ref(sd_bus_message* m, ObjectRef& out)
+{
+    const char* bus = nullptr;
+    const char* path = nullptr;
+    int r = sd_bus_message_read(m, "(so)", &bus, &path);
+    if (r < 0)
+        return r;
+    out.bus = bus ? bus : "";
+    out.path = path ? path : "";
+    return r;
+}
+
+int read_refs(sd_bus_message* m, std::vector<ObjectRef>& out)
+{
+    int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "(so)");
+    if (r < 0)
+        return r;
+    for (;;) {
+        ObjectRef ref;
+        r = read_ref(m, ref);
+        if (r < 0)
+            return r;
+        if (r == 0)
+            break;
+        out.push_back(std::move(ref));
+    }
+    return sd_bus_message_exit_container(m);
+}
+
+int read_states(sd_bus_message* m, AtspiStates& out)
+{
+    const void* data = nullptr;
+    std::size_t size = 0;
+    int r = sd_bus_message_read_array(m, 'u', &data, &size);
+    if (r < 0)
+        return r;
+    std::uint32_t words[2] = {0, 0};
+    std::memcpy(words, data, std::min(size, sizeof words));
+    out.low = words[0];
+    out.high = words[1];
+    return 1;
+}
+
+int read_interfaces(sd_bus_message* m, std::uint32_t& bits)
+{
+    int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "s");
+    if (r < 0)
+        return r;
+    bits = 0;
+    const char* name = nullptr;
+    while ((r = sd_bus_message_read_basic(m, 's', &name)) > 0)
+        bits |= interface_bit(name);
+    if (r < 0)
+        return r;
+    return sd_bus_message_exit_container(m);
+}
+
+int read_string(sd_bus_message* m, std::string& out)
+{
+    const char* s = nullptr;
+    int r = sd_bus_message_read_basic(m, 's', &s);
+    if (r < 0)
+        return r;
+    out = cut_utf8(s ? s : "", MAX_TEXT_BYTES);
+    return r;
+}
+
+int read_accessible_props(sd_bus_message* m, AccessibleProps& out)
+{
+    int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "{sv}");
+    if (r < 0)
+        return r;
+    while ((r = sd_bus_message_enter_container(m, SD_BUS_TYPE_DICT_ENTRY, "sv")) > 0) {
+        const char* key = nullptr;
+        if ((r = sd_bus_message_read_basic(m, 's', &key)) < 0)
+            return r;
+        std::string_view k = key ? key : "";
+        if (k == "Name" || k == "Description") {
+            std::string value;
+            if ((r = sd_bus_message_enter_container(m, SD_BUS_TYPE_VARIANT, "s")) < 0)
+                return r;
+            if ((r = read_string(m, value)) < 0)
+                return r;
+            if ((r = sd_bus_message_exit_container(m)) < 0)
+                return r;
+            (k == "Name" ? out.name : out.description) = std::move(value);
+        } else if (k == "ChildCount") {
+            if ((r = sd_bus_message_read(m, "v", "i", &out.child_count)) < 0)
+                return r;
+        } else if ((r = sd_bus_message_skip(m, "v")) < 0) {
+            return r;
+        }
+        if ((r = sd_bus_message_exit_container(m)) < 0)
+            return r;
+    }
+    if (r < 0)
+        return r;
+    return sd_bus_message_exit_container(m);
+}
+
+int read_action_names(sd_bus_message* m, std::vector<std::string>& out)
+{
+    int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "(sss)");
+    if (r < 0)
+        return r;
+    const char* name = nullptr;
+    const char* description = nullptr;
+    const char* keys = nullptr;
+    while ((r = sd_bus_message_read(m, "(sss)", &name, &description, &keys)) > 0)
+        out.push_back(cut_utf8(name ? name : "", 256));
+    if (r < 0)
+        return r;
+    return sd_bus_message_exit_container(m);
+}
+
+int read_extents(sd_bus_message* m, nd_core::Frame& out)
+{
+    return sd_bus_message_read(m, "(iiii)", &out.x, &out.y, &out.w, &out.h);
+}
+
+int read_variant_double(sd_bus_message* m, double& out)
+{
+    char type = 0;
+    const char* contents = nullptr;
+    int r = sd_bus_message_peek_type(m, &type, &contents);
+    if (r < 0)
+        return r;
+    if (type != SD_BUS_TYPE_VARIANT || contents == nullptr || std::strlen(contents) != 1)
+        return -EBADMSG;
+    char t = contents[0];
+    if ((r = sd_bus_message_enter_container(m, SD_BUS_TYPE_VARIANT, contents)) < 0)
+        return r;
+    union {
+        double d;
+        std::int32_t i;
+        std::uint32_t u;
+        std::int64_t x;
+        std::uint64_t t;
+    } v{};
+    switch (t) {
+    case 'd': r = sd_bus_message_read_basic(m, 'd', &v.d); out = v.d; break;
+    case 'i': r = sd_bus_message_read_basic(m, 'i', &v.i); out = v.i; break;
+    case 'u': r = sd_bus_message_read_basic(m, 'u', &v.u); out = v.u; break;
+    case 'x': r = sd_bus_message_read_basic(m, 'x', &v.x); out = static_cast<double>(v.x); break;
+    case 't': r = sd_bus_message_read_basic(m, 't', &v.t); out = static_cast<double>(v.t); break;
+    default: return -EBADMSG;
+    }
+    if (r < 0)
+        return r;
+    return sd_bus_message_exit_container(m);
+}
+
+std::string format_number(double value)
+{
+    if (!std::isfinite(value))
+        return "";
+    if (value == 0)
+        value = 0; // no "-0"
+    char buf[64];
+    if (std::fabs(value) < 1e15 && value == std::floor(value))
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+    else
+        std::snprintf(buf, sizeof buf, "%.6g", value);
+    return buf;
+}
+
+} // namespace nd_linux

@@ -1,0 +1,65 @@
+#pragma once
+
+// Reading AT-SPI values out of sd-bus replies, and the element key format.
+//
+// Each reader returns a negative errno when the reply does not have the expected shape; callers
+// treat that like a missing answer, never as a crash. Strings from apps are untrusted: they are
+// copied as given (the engine escapes and cuts), but a reader caps their length.
+
+#include "backend/linux/atspi/atspi_roles.h"
+#include "core/element.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <systemd/sd-bus.h>
+
+namespace nd_linux {
+
+// A live AT-SPI object: the app's unique bus name and the object path. Never leaves the backend
+// except as Element::key, "<bus name>|<object path>".
+struct ObjectRef {
+    std::string bus;
+    std::string path;
+
+    bool null() const;
+    std::string key() const { return bus + "|" + path; }
+    bool operator==(const ObjectRef&) const = default;
+};
+
+// Parses an Element::key back into a reference; nullopt when it is not one of ours.
+std::optional<ObjectRef> parse_key(std::string_view key);
+
+struct ObjectRefHash {
+    std::size_t operator()(const ObjectRef& r) const;
+};
+
+// The Accessible properties a walk reads with one Properties.GetAll.
+struct AccessibleProps {
+    std::string name;
+    std::string description;
+    std::int32_t child_count = -1;
+};
+
+// Cap on any one string read from an app (names, descriptions, values).
+inline constexpr std::size_t MAX_TEXT_BYTES = 64 * 1024;
+
+int read_ref(sd_bus_message*, ObjectRef&);            // (so)
+int read_refs(sd_bus_message*, std::vector<ObjectRef>&); // a(so)
+int read_states(sd_bus_message*, AtspiStates&);       // au
+int read_interfaces(sd_bus_message*, std::uint32_t& bits); // as
+int read_string(sd_bus_message*, std::string&);       // s
+int read_accessible_props(sd_bus_message*, AccessibleProps&); // a{sv}
+int read_action_names(sd_bus_message*, std::vector<std::string>&); // a(sss)
+int read_extents(sd_bus_message*, nd_core::Frame&);   // (iiii)
+int read_variant_double(sd_bus_message*, double&);    // v holding d (or another number)
+
+// A number as a value string: integers without a fraction, others with up to 6 significant digits.
+std::string format_number(double);
+
+// Cuts a UTF-8 string to at most `max` bytes on a character boundary.
+std::string cut_utf8(std::string_view, std::size_t max);
+
+} // namespace nd_linux

@@ -1,0 +1,44 @@
+#pragma once
+
+// The TreeReader of the Linux backend: reads a window's accessibility tree over AT-SPI.
+//
+// A read finds the window's app by pid and its frame by title or extents (atspi_locator.h), then
+// reads the frame's subtree (atspi_walker.h): from the app's Cache.GetItems where it is complete,
+// by a pipelined walk where it is not. Every call of a read shares the read's deadline.
+
+#include "backend/linux/atspi/atspi_bus.h"
+#include "backend/linux/atspi/atspi_walker.h"
+#include "core/backend/tree_reader.h"
+
+#include <string>
+#include <unordered_set>
+
+namespace nd_linux {
+
+class AtspiTreeReader final : public nd_core::TreeReader {
+public:
+    explicit AtspiTreeReader(AtspiBus&);
+
+    // By default only showing objects get a frame (see atspi_walker.cpp for why).
+    void set_walk_options(WalkOptions options) { m_options = options; }
+
+    nd_core::Result<nd_core::RawTree> read_window(const nd_core::WindowInfo&, const nd_core::ReadLimits&) override;
+
+    // What the last successful read cost (for benchmarks and doctor).
+    struct LastRead {
+        std::size_t elements = 0;
+        std::size_t calls = 0;
+        std::size_t from_cache = 0;
+        bool used_cache = false;
+    };
+    const LastRead& last_read() const { return m_last; }
+
+private:
+    AtspiBus& m_bus;
+    WalkOptions m_options;
+    // Apps that answered Cache.GetItems with "no such method" (Qt5): not asked again.
+    std::unordered_set<std::string> m_no_cache;
+    LastRead m_last;
+};
+
+} // namespace nd_linux

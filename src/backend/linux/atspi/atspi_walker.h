@@ -1,0 +1,66 @@
+#pragma once
+
+// Reads one subtree into the model's preorder array, with every call pipelined.
+//
+// A node's facts come from the app's cache when it holds the node, else from four calls sent at
+// once (GetRole, GetState, GetInterfaces, Properties.GetAll of Accessible for Name, Description
+// and ChildCount). As soon as a node's facts are in, its follow-ups go out: GetChildren (unless
+// the cache holds all of its children), GetExtents (showing objects), GetActions for Action
+// objects, and its value (Text or Value, never for secure nodes). So the walk never waits for a
+// level to finish: the number of calls in flight, not the depth, sets the pace.
+//
+// Limits: nodes deeper than max_depth are not read, and discovery stops at max_elements (the
+// first nodes found, breadth-first in spirit); both set truncated. Nodes that vanish mid-read are
+// dropped with their subtrees; the root vanishing fails the read.
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_cache.h"
+#include "core/backend/tree_reader.h"
+
+#include <memory>
+#include <unordered_set>
+
+namespace nd_linux {
+
+struct WalkStats {
+    std::size_t calls = 0;       // D-Bus calls sent
+    std::size_t from_cache = 0;  // nodes whose facts came from the cache
+};
+
+struct WalkOptions {
+    // Ask extents of objects that are not showing too (their frames are mostly meaningless).
+    bool hidden_extents = false;
+};
+
+class TreeWalk {
+public:
+    TreeWalk(AtspiBus&, const nd_core::ReadLimits&, Deadline, std::shared_ptr<const ItemCache>, WalkOptions = {});
+    ~TreeWalk();
+    TreeWalk(const TreeWalk&) = delete;
+    TreeWalk& operator=(const TreeWalk&) = delete;
+
+    nd_core::Result<nd_core::RawTree> read(const ObjectRef& root);
+    const WalkStats& stats() const { return m_stats; }
+
+private:
+    struct Node;
+    int add_node(const ObjectRef&, int parent, std::int32_t depth);
+    void start(int index);
+    void fetch_facts(int index);
+    void facts_arrived(int index);
+    void add_children(int index, const std::vector<ObjectRef>&);
+    void fetch_value(int index);
+    nd_core::RawTree build() const;
+
+    AtspiBus& m_bus;
+    nd_core::ReadLimits m_limits;
+    WalkOptions m_options;
+    std::shared_ptr<const ItemCache> m_cache;
+    AtspiBatch m_batch;
+    std::vector<std::unique_ptr<Node>> m_nodes;
+    std::unordered_set<ObjectRef, ObjectRefHash> m_seen;
+    bool m_truncated = false;
+    WalkStats m_stats;
+};
+
+} // namespace nd_linux

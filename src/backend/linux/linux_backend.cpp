@@ -1,0 +1,28 @@
+#include "backend/linux/linux_backend.h"
+
+#include "backend/linux/linux_registry.h"
+
+namespace nd_linux {
+
+nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
+{
+    std::unique_ptr<LinuxBackend> b(new LinuxBackend);
+    b->m_display = TRY(X11Display::open());
+    if (!b->m_display->is_local())
+        return nd_core::make_error(nd_core::ErrorCode::backend_unavailable,
+            "display " + b->m_display->name() + " is not local; the driver reads only a local display");
+    b->m_bus = TRY(AtspiBus::open());
+    b->m_windows = std::make_unique<X11WindowSource>(*b->m_display);
+    b->m_capture = std::make_unique<X11Capture>(*b->m_display);
+    b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);
+    b->m_actuator = std::make_unique<AtspiActuator>(*b->m_bus);
+    return b;
+}
+
+nd_core::RegistryReport LinuxBackend::registry()
+{
+    // Probe afresh: the doctor and health_report describe the machine as it is now.
+    return linux_registry(probe_x11(m_display->name()), probe_atspi());
+}
+
+} // namespace nd_linux

@@ -1,0 +1,181 @@
+#include "backend/linux/x11/x11_windows.h"
+
+#include "backend/linux/x11/x11_properties.h"
+#include "backend/linux/x11/x11_reply.h"
+
+#include <xcb/res.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace nd_linux {
+
+namespace {
+
+using PropertyCookie = xcb_get_property_cookie_t;
+using PropertyReply = xcb_get_property_reply_t;
+
+// Everything asked about one window, sent before any reply is read.
+struct WindowCookies {
+    xcb_window_t window = XCB_WINDOW_NONE;
+    xcb_get_window_attributes_cookie_t attributes{};
+    xcb_get_geometry_cookie_t geometry{};
+    xcb_translate_coordinates_cookie_t origin{};
+    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{};
+    xcb_res_query_client_ids_cookie_t client_ids{};
+    bool asked_client_ids = false;
+};
+
+std::int64_t pid_from_client_ids(const xcb_res_query_client_ids_reply_t* reply)
+{
+    for (auto it = xcb_res_query_client_ids_ids_iterator(reply); it.rem; xcb_res_client_id_value_next(&it)) {
+        if (!(it.data->spec.mask & XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID))
+            continue;
+        if (xcb_res_client_id_value_value_length(it.data) >= 1)
+            return *xcb_res_client_id_value_value(it.data);
+    }
+    return 0;
+}
+
+} // namespace
+
+std::string process_name(std::int64_t pid)
+{
+    if (pid <= 0)
+        return {};
+    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+    std::string name;
+    if (!comm || !std::getline(comm, name))
+        return {};
+    return sanitize_utf8(name.substr(0, 64));
+}
+
+X11WindowSource::X11WindowSource(X11Display& display) : m_display(display) {}
+
+nd_core::Result<X11WindowSource::RootState> X11WindowSource::read_root()
+{
+    auto* c = m_display.connection();
+    const auto root = m_display.root();
+    ReplyBatch batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
+    auto stacking = batch.add(xcb_get_property(c, 0, root, m_display.atom("_NET_CLIENT_LIST_STACKING"), XCB_ATOM_WINDOW, 0, MAX_WINDOW_LIST_UNITS));
+    auto clients = batch.add(xcb_get_property(c, 0, root, m_display.atom("_NET_CLIENT_LIST"), XCB_ATOM_WINDOW, 0, MAX_WINDOW_LIST_UNITS));
+    auto active = batch.add(xcb_get_property(c, 0, root, m_display.atom("_NET_ACTIVE_WINDOW"), XCB_ATOM_WINDOW, 0, 1));
+
+    RootState state;
+    auto stacking_reply = TRY(batch.take<PropertyReply>(stacking));
+    auto clients_reply = TRY(batch.take<PropertyReply>(clients));
+    auto active_reply = TRY(batch.take<PropertyReply>(active));
+    if (auto ids = property_u32(active_reply.value.get()); !ids.empty())
+        state.active = ids[0];
+
+    // The stacking list is bottom to top; the plain client list is in mapping order, the best
+    // guess there is when the window manager keeps no stacking list.
+    const PropertyReply* list = stacking_reply && stacking_reply->type == XCB_ATOM_WINDOW ? stacking_reply.value.get()
+        : clients_reply && clients_reply->type == XCB_ATOM_WINDOW                          ? clients_reply.value.get()
+                                                                                           : nullptr;
+    if (list) {
+        auto ids = property_u32(list);
+        state.bottom_to_top.assign(ids.begin(), ids.end());
+        return state;
+    }
+
+    // No EWMH window manager: the root's children, which QueryTree returns bottom to top; the
+    // per-window filter drops override-redirect, input-only and unmapped ones.
+    ReplyBatch tree_batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
+    auto tree = TRY(tree_batch.take<xcb_query_tree_reply_t>(tree_batch.add(xcb_query_tree(c, root))));
+    if (tree) {
+        const auto* children = xcb_query_tree_children(tree.value.get());
+        state.bottom_to_top.assign(children, children + xcb_query_tree_children_length(tree.value.get()));
+    }
+    return state;
+}
+
+nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows()
+{
+    if (m_display.broken())
+        return m_display.dead_error();
+    // Cached after the first list; a server that does not answer them fails the list here.
+    TRY_VOID(m_display.intern_atoms({"_NET_CLIENT_LIST_STACKING", "_NET_CLIENT_LIST", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME",
+        "_NET_WM_PID", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP", "UTF8_STRING"}));
+    auto root_state = TRY(read_root());
+
+    auto* c = m_display.connection();
+    const auto root = m_display.root();
+    const bool ask_res = m_display.extensions().xres;
+    const xcb_atom_t utf8 = m_display.atom("UTF8_STRING");
+    const xcb_atom_t dock = m_display.atom("_NET_WM_WINDOW_TYPE_DOCK");
+    const xcb_atom_t desktop = m_display.atom("_NET_WM_WINDOW_TYPE_DESKTOP");
+
+    ReplyBatch batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
+    std::vector<WindowCookies> sent;
+    sent.reserve(root_state.bottom_to_top.size());
+    // Topmost first: walk the bottom-to-top list backwards.
+    for (auto it = root_state.bottom_to_top.rbegin(); it != root_state.bottom_to_top.rend(); ++it) {
+        xcb_window_t w = *it;
+        WindowCookies k;
+        k.window = w;
+        k.attributes = batch.add(xcb_get_window_attributes(c, w));
+        k.geometry = batch.add(xcb_get_geometry(c, w));
+        k.origin = batch.add(xcb_translate_coordinates(c, w, root, 0, 0));
+        k.type = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 0, 32));
+        k.net_name = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_NAME"), utf8, 0, MAX_TEXT_PROPERTY_UNITS));
+        k.name = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_GET_PROPERTY_TYPE_ANY, 0, MAX_TEXT_PROPERTY_UNITS));
+        k.wm_class = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 256));
+        k.net_pid = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_PID"), XCB_ATOM_CARDINAL, 0, 1));
+        if (ask_res) {
+            xcb_res_client_id_spec_t spec{w, XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
+            k.client_ids = batch.add(xcb_res_query_client_ids(c, 1, &spec));
+            k.asked_client_ids = true;
+        }
+        sent.push_back(k);
+    }
+
+    std::vector<nd_core::WindowInfo> out;
+    for (const auto& k : sent) {
+        // Every reply is taken, even of a window that turns out not to be listed, so none is left
+        // waiting inside xcb.
+        auto attributes = TRY(batch.take<xcb_get_window_attributes_reply_t>(k.attributes));
+        auto geometry = TRY(batch.take<xcb_get_geometry_reply_t>(k.geometry));
+        auto origin = TRY(batch.take<xcb_translate_coordinates_reply_t>(k.origin));
+        auto type = TRY(batch.take<PropertyReply>(k.type));
+        auto net_name = TRY(batch.take<PropertyReply>(k.net_name));
+        auto name = TRY(batch.take<PropertyReply>(k.name));
+        auto wm_class = TRY(batch.take<PropertyReply>(k.wm_class));
+        auto net_pid = TRY(batch.take<PropertyReply>(k.net_pid));
+        XReply<xcb_res_query_client_ids_reply_t> client_ids;
+        if (k.asked_client_ids)
+            client_ids = TRY(batch.take<xcb_res_query_client_ids_reply_t>(k.client_ids));
+
+        // A window destroyed since the list was read answers BadWindow: it is simply gone.
+        if (!attributes || !geometry || !origin)
+            continue;
+        if (attributes->map_state != XCB_MAP_STATE_VIEWABLE || attributes->override_redirect
+            || attributes->_class != XCB_WINDOW_CLASS_INPUT_OUTPUT)
+            continue;
+        auto types = property_u32(type.value.get());
+        if (std::any_of(types.begin(), types.end(), [&](std::uint32_t t) { return t == dock || t == desktop; }))
+            continue;
+
+        nd_core::WindowInfo info;
+        info.window_id = k.window;
+        info.title = property_text(net_name.value.get(), utf8);
+        if (info.title.empty())
+            info.title = property_text(name.value.get(), utf8);
+        if (client_ids)
+            info.pid = pid_from_client_ids(client_ids.value.get());
+        if (info.pid == 0) {
+            auto pids = property_u32(net_pid.value.get());
+            info.pid = pids.empty() ? 0 : pids[0];
+        }
+        auto cls = property_wm_class(wm_class.value.get());
+        info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
+        if (info.app.empty() && m_display.is_local())
+            info.app = process_name(info.pid);
+        info.frame = {origin->dst_x, origin->dst_y, geometry->width, geometry->height};
+        info.active = k.window == root_state.active;
+        out.push_back(std::move(info));
+    }
+    return out;
+}
+
+} // namespace nd_linux

@@ -1,0 +1,40 @@
+#pragma once
+
+// The desktop's top-level windows on X11, read from the window manager's EWMH lists.
+//
+// Order: _NET_CLIENT_LIST_STACKING (else _NET_CLIENT_LIST, else the root's children when no EWMH
+// window manager runs), reversed so the topmost window comes first. Listed: viewable windows only,
+// without docks and desktops. Per window: the title from _NET_WM_NAME (else WM_NAME), the app from
+// WM_CLASS, the pid from X-Resource (else _NET_WM_PID), the frame of the client window in root
+// coordinates, and active from _NET_ACTIVE_WINDOW. docs/linux-x11.md has the details and why.
+//
+// Each list is two batches of requests (root properties, then everything about every window at
+// once), each with its own deadline; a window that vanishes in between is left out, not an error.
+
+#include "backend/linux/x11/x11_display.h"
+#include "core/backend/window_source.h"
+
+namespace nd_linux {
+
+class X11WindowSource final : public nd_core::WindowSource {
+public:
+    explicit X11WindowSource(X11Display& display);
+
+    // Errors: backend_unavailable (the display connection broke), timed_out (the server did not
+    // answer a batch within X11_BATCH_TIMEOUT).
+    nd_core::Result<std::vector<nd_core::WindowInfo>> list_windows() override;
+
+private:
+    struct RootState {
+        std::vector<xcb_window_t> bottom_to_top;
+        xcb_window_t active = XCB_WINDOW_NONE;
+    };
+    nd_core::Result<RootState> read_root();
+
+    X11Display& m_display;
+};
+
+// The executable name of a local process (/proc/<pid>/comm), empty when unknown.
+std::string process_name(std::int64_t pid);
+
+} // namespace nd_linux
