@@ -1,5 +1,6 @@
 #include "core/png.h"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -31,51 +32,65 @@ void put_chunk(std::string& out, const char (&type)[5], std::string_view data)
     put_u32(out, static_cast<std::uint32_t>(crc));
 }
 
-// Feeds `size` bytes to deflate, in pieces zlib's 32-bit counters can hold, appending the output.
-bool deflate_bytes(z_stream& zs, const std::uint8_t* data, std::size_t size, int flush, std::string& out)
+// The filtered scanlines (PNG §9): each row starts with its filter type, Sub (1), under which the
+// flat areas that fill most window captures become runs of zeros. An opaque image (every capture)
+// is packed as RGB on the way: a quarter less to compress.
+std::vector<std::uint8_t> filter_rows(const Image& image, bool opaque)
 {
-    constexpr std::size_t PIECE = 1u << 30;
-    std::array<unsigned char, 1 << 16> buffer;
-    do {
-        std::size_t piece = std::min(size, PIECE);
-        zs.next_in = const_cast<Bytef*>(data);
-        zs.avail_in = static_cast<uInt>(piece);
-        data += piece;
-        size -= piece;
-        int piece_flush = size == 0 ? flush : Z_NO_FLUSH;
-        int rc = Z_OK;
-        do {
-            zs.next_out = buffer.data();
-            zs.avail_out = static_cast<uInt>(buffer.size());
-            rc = deflate(&zs, piece_flush);
-            if (rc == Z_STREAM_ERROR || (rc == Z_BUF_ERROR && zs.avail_out != 0))
-                return false;
-            out.append(reinterpret_cast<const char*>(buffer.data()), buffer.size() - zs.avail_out);
-        } while (zs.avail_out == 0 || (piece_flush == Z_FINISH && rc != Z_STREAM_END));
-    } while (size > 0);
-    return true;
+    const std::size_t bpp = opaque ? 3 : 4;
+    const std::size_t width = static_cast<std::size_t>(image.width);
+    const std::size_t stride = width * bpp;
+    std::vector<std::uint8_t> out((stride + 1) * static_cast<std::size_t>(image.height));
+    for (std::int32_t y = 0; y < image.height; ++y) {
+        const std::uint8_t* src = image.rgba.data() + static_cast<std::size_t>(y) * width * 4;
+        std::uint8_t* row = out.data() + static_cast<std::size_t>(y) * (stride + 1);
+        *row++ = 1; // Sub
+        std::uint8_t r = 0, g = 0, b = 0, a = 0;
+        if (opaque) {
+            for (std::size_t x = 0; x < width; ++x, src += 4, row += 3) {
+                row[0] = static_cast<std::uint8_t>(src[0] - r);
+                row[1] = static_cast<std::uint8_t>(src[1] - g);
+                row[2] = static_cast<std::uint8_t>(src[2] - b);
+                r = src[0], g = src[1], b = src[2];
+            }
+        } else {
+            for (std::size_t x = 0; x < width; ++x, src += 4, row += 4) {
+                row[0] = static_cast<std::uint8_t>(src[0] - r);
+                row[1] = static_cast<std::uint8_t>(src[1] - g);
+                row[2] = static_cast<std::uint8_t>(src[2] - b);
+                row[3] = static_cast<std::uint8_t>(src[3] - a);
+                r = src[0], g = src[1], b = src[2], a = src[3];
+            }
+        }
+    }
+    return out;
 }
 
-// The zlib stream of the filtered scanlines. Each row uses the Sub filter: flat areas, which fill
-// most window captures, become runs of zeros that even the fastest level compresses well.
-bool compress_rows(const Image& image, std::string& out)
+// One zlib stream of the filtered rows. libdeflate at level 2 compresses a window capture about
+// 1.6 times as fast as zlib's fastest level, and smaller.
+bool compress_rows(const Image& image, bool opaque, std::string& out)
 {
-    z_stream zs {};
-    if (deflateInit(&zs, Z_BEST_SPEED) != Z_OK)
+    const auto rows = filter_rows(image, opaque);
+    // A compressor holds large tables: keep one per thread rather than allocating per image.
+    struct Compressor {
+        libdeflate_compressor* c = libdeflate_alloc_compressor(2);
+        ~Compressor() { libdeflate_free_compressor(c); }
+    };
+    thread_local Compressor compressor;
+    if (!compressor.c)
         return false;
-    const std::size_t stride = static_cast<std::size_t>(image.width) * 4;
-    std::vector<std::uint8_t> row(1 + stride);
-    row[0] = 1; // Sub
-    bool ok = true;
-    for (std::int32_t y = 0; ok && y < image.height; ++y) {
-        const std::uint8_t* src = image.rgba.data() + static_cast<std::size_t>(y) * stride;
-        std::copy(src, src + std::min<std::size_t>(4, stride), row.begin() + 1);
-        for (std::size_t i = 4; i < stride; ++i)
-            row[1 + i] = static_cast<std::uint8_t>(src[i] - src[i - 4]);
-        ok = deflate_bytes(zs, row.data(), row.size(), y + 1 == image.height ? Z_FINISH : Z_NO_FLUSH, out);
-    }
-    deflateEnd(&zs);
-    return ok;
+    out.resize(libdeflate_zlib_compress_bound(compressor.c, rows.size()));
+    const std::size_t size = libdeflate_zlib_compress(compressor.c, rows.data(), rows.size(), out.data(), out.size());
+    out.resize(size);
+    return size > 0;
+}
+
+bool is_opaque(const Image& image)
+{
+    for (std::size_t i = 3; i < image.rgba.size(); i += 4)
+        if (image.rgba[i] != 255)
+            return false;
+    return true;
 }
 
 } // namespace
@@ -90,8 +105,9 @@ std::string encode_png(const Image& image)
 {
     if (!image_is_valid(image))
         return {};
+    const bool opaque = is_opaque(image);
     std::string idat;
-    if (!compress_rows(image, idat))
+    if (!compress_rows(image, opaque, idat))
         return {};
 
     std::string png("\x89PNG\r\n\x1a\n", 8);
@@ -99,7 +115,7 @@ std::string encode_png(const Image& image)
     put_u32(ihdr, static_cast<std::uint32_t>(image.width));
     put_u32(ihdr, static_cast<std::uint32_t>(image.height));
     ihdr += '\x08'; // bit depth
-    ihdr += '\x06'; // colour type: truecolour with alpha
+    ihdr += opaque ? '\x02' : '\x06'; // colour type: truecolour, with alpha unless opaque
     ihdr += '\x00'; // compression: deflate
     ihdr += '\x00'; // filter method 0
     ihdr += '\x00'; // no interlace

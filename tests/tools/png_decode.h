@@ -48,28 +48,31 @@ inline bool decode_png(const std::string& png, Pixels& out)
     if (png.size() < 8 || png.compare(1, 3, "PNG") != 0)
         return false;
     std::string idat;
+    int colour = 6;
     for (std::size_t at = 8; at + 8 <= png.size();) {
         auto len = be32(png, at);
         auto type = png.substr(at + 4, 4);
         if (type == "IHDR") {
             out.width = static_cast<int>(be32(png, at + 8));
             out.height = static_cast<int>(be32(png, at + 12));
+            colour = static_cast<std::uint8_t>(png[at + 8 + 9]);
         } else if (type == "IDAT") {
             idat += png.substr(at + 8, len);
         }
         at += 12 + len;
     }
-    const std::size_t stride = static_cast<std::size_t>(out.width) * 4;
+    const std::size_t bpp = colour == 2 ? 3 : 4; // RGB for opaque images, else RGBA
+    const std::size_t stride = static_cast<std::size_t>(out.width) * bpp;
     std::vector<std::uint8_t> raw((stride + 1) * out.height);
     uLongf raw_len = raw.size();
     if (uncompress(raw.data(), &raw_len, reinterpret_cast<const Bytef*>(idat.data()), idat.size()) != Z_OK)
         return false;
-    out.rgba.resize(stride * out.height);
+    std::vector<std::uint8_t> pixels(stride * out.height);
     for (int y = 0; y < out.height; ++y) {
         const auto* row = &raw[y * (stride + 1)];
-        auto* dst = &out.rgba[y * stride];
+        auto* dst = &pixels[y * stride];
         for (std::size_t i = 0; i < stride; ++i) {
-            std::uint8_t left = i >= 4 ? dst[i - 4] : 0;
+            std::uint8_t left = i >= bpp ? dst[i - bpp] : 0;
             if (row[0] == 0)
                 dst[i] = row[1 + i];
             else if (row[0] == 1)
@@ -78,6 +81,10 @@ inline bool decode_png(const std::string& png, Pixels& out)
                 return false;
         }
     }
+    out.rgba.resize(static_cast<std::size_t>(out.width) * out.height * 4);
+    for (std::size_t p = 0; p < static_cast<std::size_t>(out.width) * out.height; ++p)
+        for (std::size_t c = 0; c < 4; ++c)
+            out.rgba[p * 4 + c] = c < bpp ? pixels[p * bpp + c] : 255;
     return true;
 }
 

@@ -71,7 +71,9 @@ Decoded decode(const std::string& png)
     d.height = static_cast<std::int32_t>(read_u32(h, 4));
     d.depth = h[8], d.colour = h[9], d.compression = h[10], d.filter = h[11], d.interlace = h[12];
 
-    std::size_t stride = std::size_t(d.width) * 4;
+    // Colour type 2 (RGB, written for opaque images) or 6 (RGBA); decoded to RGBA either way.
+    const std::size_t bpp = d.colour == 2 ? 3 : 4;
+    std::size_t stride = std::size_t(d.width) * bpp;
     std::vector<std::uint8_t> raw((stride + 1) * d.height);
     uLongf raw_size = raw.size();
     EXPECT_EQ(uncompress(raw.data(), &raw_size, reinterpret_cast<const Bytef*>(idat.data()), idat.size()), Z_OK);
@@ -83,7 +85,7 @@ Decoded decode(const std::string& png)
         std::uint8_t* out = d.rgba.data() + y * stride;
         const std::uint8_t* up = y > 0 ? out - stride : nullptr;
         for (std::size_t i = 0; i < stride; ++i) {
-            int a = i >= 4 ? out[i - 4] : 0, b = up ? up[i] : 0, c = (up && i >= 4) ? up[i - 4] : 0;
+            int a = i >= bpp ? out[i - bpp] : 0, b = up ? up[i] : 0, c = (up && i >= bpp) ? up[i - bpp] : 0;
             int pred = 0;
             switch (in[0]) {
             case 0: pred = 0; break;
@@ -96,7 +98,28 @@ Decoded decode(const std::string& png)
             out[i] = static_cast<std::uint8_t>(in[1 + i] + pred);
         }
     }
+    if (bpp == 3) {
+        std::vector<std::uint8_t> rgba(std::size_t(d.width) * d.height * 4);
+        for (std::size_t p = 0; p < std::size_t(d.width) * d.height; ++p) {
+            rgba[p * 4] = d.rgba[p * 3];
+            rgba[p * 4 + 1] = d.rgba[p * 3 + 1];
+            rgba[p * 4 + 2] = d.rgba[p * 3 + 2];
+            rgba[p * 4 + 3] = 255;
+        }
+        d.rgba = std::move(rgba);
+    }
     return d;
+}
+
+TEST(PngTest, OpaqueImagesAreWrittenAsRgb)
+{
+    Image img{64, 48, std::vector<std::uint8_t>(64 * 48 * 4)};
+    std::mt19937 rng(7);
+    for (std::size_t i = 0; i < img.rgba.size(); ++i)
+        img.rgba[i] = i % 4 == 3 ? 255 : static_cast<std::uint8_t>(rng());
+    Decoded d = decode(nd_core::encode_png(img));
+    EXPECT_EQ(d.colour, 2);
+    EXPECT_EQ(d.rgba, img.rgba);
 }
 
 Image random_image(std::int32_t w, std::int32_t h, unsigned seed)
