@@ -1,0 +1,341 @@
+// The contract tools on the real Linux backend with toolkits beyond GTK3, each from its Debian
+// package: gtk4-widget-factory (gtk-4-examples), a Qt5 widget example (qtbase5-examples) and
+// Chromium on a dense local page (fixtures/web/dense.html, about 10,000 accessible nodes, more
+// than the engine's 5,000-element read budget).
+
+#include "tool_test_support.h"
+
+#include <filesystem>
+#include <regex>
+
+namespace {
+
+using nd_test::json;
+using nd_test::OwnedApp;
+
+constexpr auto APP_START = std::chrono::seconds(20);
+
+// ---- GTK4 --------------------------------------------------------------------------------------
+
+class Gtk4 : public nd_test::LinuxToolTest {};
+
+TEST_F(Gtk4, WidgetFactoryReadsWithToolkitRoles)
+{
+    OwnedApp app({"gtk4-widget-factory"});
+    auto window = wait_for_window(app, "gtk4-widget-factory", 500, APP_START);
+    ASSERT_FALSE(window.is_null());
+    auto all = read_all(window);
+    ASSERT_GT(all["total_elements"].get<int>(), 500);
+    EXPECT_FALSE(all["budget_truncated"].get<bool>());
+    EXPECT_EQ(all["element_count"], all["total_elements"]);
+    EXPECT_EQ(all["elements"][0]["role"], "frame");
+    EXPECT_EQ(all["elements"][0]["name"], "GTK Widget Factory");
+
+    std::map<std::string, int> roles;
+    const std::regex snake("[a-z][a-z_]*");
+    for (const auto& row : all["elements"]) {
+        const auto role = row["role"].get<std::string>();
+        ++roles[role];
+        EXPECT_TRUE(std::regex_match(role, snake)) << role;
+        EXPECT_NE(role, "unknown") << row.dump();
+    }
+    EXPECT_GE(roles["push_button"], 20);
+    EXPECT_GE(roles["check_box"], 5);
+    EXPECT_GE(roles["radio_button"], 5);
+    EXPECT_GE(roles["page_tab"], 3);
+    EXPECT_GE(roles["page_tab_list"], 1);
+    EXPECT_GE(roles["slider"], 1);
+    EXPECT_GE(roles["spin_button"], 1);
+    EXPECT_GE(roles["text"], 5);
+    EXPECT_GE(roles["label"], 50);
+
+    // GtkPasswordEntry: secure, its value never read.
+    auto pw = find_row(all, "password_text");
+    ASSERT_FALSE(pw.is_null());
+    EXPECT_TRUE(has_state(pw, "secure"));
+    EXPECT_EQ(pw["value_redacted"], true);
+    EXPECT_FALSE(pw.contains("value"));
+
+    auto skeleton = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(skeleton.is_error) << skeleton.text;
+    EXPECT_LE(skeleton.s["elements"].size(), 60u);
+    EXPECT_GE(skeleton.s["elements"].size(), 10u);
+    EXPECT_EQ(skeleton.s["snapshot_id"], all["snapshot_id"]);
+    for (const auto& row : skeleton.s["elements"]) {
+        const auto& same = row_at(all, row);
+        EXPECT_EQ(same["element_token"], row["element_token"]);
+        EXPECT_EQ(same["role"], row["role"]);
+    }
+}
+
+TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)
+{
+    OwnedApp app({"gtk4-widget-factory"});
+    auto window = wait_for_window(app, "gtk4-widget-factory", 500, APP_START);
+    ASSERT_FALSE(window.is_null());
+    // GTK 4.8 gives a check box an action only when it is a GtkSwitch ("Toggle"); see the next test.
+    auto box = find_row(read_all(window), "check_box", "GtkSwitch", [](const json& row) {
+        return has_state(row, "enabled") && !row["actions"].empty();
+    });
+    ASSERT_FALSE(box.is_null());
+    const bool was = has_state(box, "checked");
+    for (bool expect : {!was, was}) {
+        auto r = call("click", {{"element_token", box["element_token"]}});
+        ASSERT_FALSE(r.is_error) << r.text;
+        EXPECT_EQ(r.s["path"], "semantic");
+        // The switch slides for about 110 ms before its state flips; the act's settle may end
+        // before that (then the effect is "dispatched"), so the re-read is what decides.
+        EXPECT_TRUE(r.s["effect"] == "confirmed" || r.s["effect"] == "dispatched") << r.text;
+        json after;
+        const bool flipped = nd_test::wait_until(
+            [&] {
+                after = row_at(read_all(window), box);
+                return has_state(after, "checked") == expect;
+            },
+            std::chrono::seconds(2));
+        EXPECT_TRUE(flipped) << after.dump();
+        EXPECT_EQ(after["name"], "GtkSwitch");
+        EXPECT_EQ(after["element_token"], box["element_token"]);
+    }
+}
+
+TEST_F(Gtk4, CheckButtonWithoutAnActionFailsCleanlyAndChangesNothing)
+{
+    OwnedApp app({"gtk4-widget-factory"});
+    auto window = wait_for_window(app, "gtk4-widget-factory", 500, APP_START);
+    ASSERT_FALSE(window.is_null());
+    // GTK 4.8's GtkCheckButton has the Action interface with no action in it.
+    auto box = find_row(read_all(window), "check_box", "checkbutton",
+                        [](const json& row) { return has_state(row, "enabled") && row["actions"].empty(); });
+    ASSERT_FALSE(box.is_null());
+    auto r = call("click", {{"element_token", box["element_token"]}});
+    ASSERT_TRUE(r.is_error) << r.text;
+    EXPECT_EQ(r.code(), "action_failed") << r.text;
+    EXPECT_EQ(r.s["error"]["disposition"]["retry"], "unsafe");
+    auto after = row_at(read_all(window), box);
+    EXPECT_EQ(after["element_token"], box["element_token"]);
+    EXPECT_EQ(has_state(after, "checked"), has_state(box, "checked"));
+}
+
+// ---- Qt5 ---------------------------------------------------------------------------------------
+
+class Qt5 : public nd_test::LinuxToolTest {
+protected:
+    // Where Debian's qtbase5-examples puts the widget examples; NISH_QT5_EXAMPLES names another place.
+    static std::string example(const std::string& name)
+    {
+        const char* dir = std::getenv("NISH_QT5_EXAMPLES");
+        return std::string(dir && *dir ? dir : "/usr/lib/x86_64-linux-gnu/qt5/examples") + "/widgets/widgets/" + name +
+               "/" + name;
+    }
+};
+
+// Disabled: the driver's read sends Properties.GetAll, which Qt5's AT-SPI adaptor takes as Get and
+// so reads a second argument that is not there: the app crashes (SIGSEGV in QVariant::toString).
+// Enable once reads ask Qt apps with Properties.Get.
+TEST_F(Qt5, DISABLED_CalculatorReadsAndPressesButtons)
+{
+    OwnedApp app({example("calculator")});
+    auto window = wait_for_window(app, "calculator", 20, APP_START);
+    ASSERT_FALSE(window.is_null());
+    auto all = read_all(window);
+    EXPECT_EQ(all["elements"][0]["name"], "Calculator");
+    auto display = find_row(all, "text");
+    ASSERT_FALSE(display.is_null()) << all.dump().substr(0, 2000);
+    EXPECT_EQ(display.value("value", ""), "0");
+    for (const auto* digit : {"0", "1", "2", "5", "7", "9"})
+        EXPECT_FALSE(find_row(all, "push_button", digit).is_null()) << digit;
+
+    auto press = [&](const std::string& name, const std::string& shown) {
+        auto button = find_row(all, "push_button", name);
+        ASSERT_FALSE(button.is_null()) << name;
+        auto r = call("click", {{"element_token", button["element_token"]}});
+        ASSERT_FALSE(r.is_error) << name << ": " << r.text;
+        EXPECT_EQ(r.s["path"], "semantic");
+        all = read_all(window);
+        EXPECT_EQ(row_at(all, display).value("value", ""), shown) << "after " << name;
+    };
+    press("7", "7");
+    press("+", "7");
+    press("5", "5");
+    press("=", "12");
+    EXPECT_TRUE(app.running()) << "the calculator died";
+}
+
+// ---- Chromium ----------------------------------------------------------------------------------
+
+constexpr const char* SECRET = "not-for-the-model"; // the password field's value in dense.html
+
+class Chromium : public nd_test::LinuxToolTest {
+protected:
+    void SetUp() override
+    {
+        nd_test::LinuxToolTest::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
+        std::string dir = (std::filesystem::temp_directory_path() / "nish-chromium-XXXXXX").string();
+        ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
+        m_profile = dir;
+        const auto page = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/dense.html");
+        ASSERT_TRUE(std::filesystem::exists(page)) << page;
+        // Chromium's crash handlers leave the process group (setsid) and end when the browser does;
+        // --disable-crashpad-for-testing would keep them in but crashes the network service.
+        m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"chromium", "--force-renderer-accessibility",
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--user-data-dir=" + m_profile, "--window-size=1200,900",
+            "file://" + page.string()});
+        // The page's 10,000 nodes are there once the read is cut at the budget.
+        m_window = wait_for_window(*m_app, "chromium", 4000, std::chrono::seconds(30));
+        ASSERT_FALSE(m_window.is_null());
+    }
+
+    void TearDown() override
+    {
+        if (m_app)
+            m_app->stop();
+        if (!m_profile.empty()) {
+            std::error_code ec;
+            std::filesystem::remove_all(m_profile, ec);
+            EXPECT_FALSE(ec) << "could not remove " << m_profile << ": " << ec.message();
+        }
+    }
+
+    // Every output the model would see of a call: the structured result and the text.
+    void expect_no_secret(const nd_test::ToolReply& r, const std::string& what)
+    {
+        EXPECT_EQ(r.s.dump().find(SECRET), std::string::npos) << what;
+        EXPECT_EQ(r.text.find(SECRET), std::string::npos) << what;
+    }
+
+    std::string m_profile;
+    std::unique_ptr<OwnedApp> m_app;
+    json m_window;
+};
+
+TEST_F(Chromium, DensePageIsReadWithinTheBudgetAndDrilledInto)
+{
+    auto whole = call("get_window_state", {{"window_id", m_window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
+    ASSERT_FALSE(whole.is_error) << whole.text;
+    expect_no_secret(whole, "the whole read");
+    const auto& all = whole.s;
+    EXPECT_EQ(all["total_elements"], 5000);
+    EXPECT_EQ(all["element_count"], 5000);
+    EXPECT_TRUE(all["budget_truncated"].get<bool>());
+    EXPECT_NE(whole.text.find("(window over the read budget)"), std::string::npos);
+    EXPECT_EQ(all["elements"][0]["role"], "frame");
+    auto document = find_row(all, "document_web", "Dense fixture");
+    ASSERT_FALSE(document.is_null());
+    auto messages = find_row(all, "list", "Messages");
+    ASSERT_FALSE(messages.is_null());
+    int replies = 0;
+    for (const auto& row : all["elements"])
+        replies += row["role"] == "push_button" && row["name"] == "Reply";
+    EXPECT_GT(replies, 100);
+
+    auto skeleton = call("get_window_state", {{"window_id", m_window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(skeleton.is_error) << skeleton.text;
+    expect_no_secret(skeleton, "the skeleton");
+    EXPECT_LE(skeleton.s["elements"].size(), 60u);
+    EXPECT_EQ(skeleton.s["snapshot_id"], all["snapshot_id"]);
+    EXPECT_FALSE(find_row(skeleton.s, "document_web").is_null()) << skeleton.text;
+    EXPECT_FALSE(find_row(skeleton.s, "list", "Messages").is_null()) << skeleton.text;
+    for (const auto& row : skeleton.s["elements"])
+        EXPECT_EQ(row_at(all, row)["element_token"], row["element_token"]);
+
+    // Drill-down: rows under the root only, numbered as in the whole read.
+    for (const auto& root : {document, messages}) {
+        auto drill = call("get_window_state", {{"root", root["element_token"]}, {"max_elements", 120}});
+        ASSERT_FALSE(drill.is_error) << drill.text;
+        expect_no_secret(drill, "a drill-down");
+        EXPECT_EQ(drill.s["root"], root["element_token"]);
+        const auto& rows = drill.s["elements"];
+        ASSERT_EQ(rows.size(), 120u);
+        EXPECT_TRUE(drill.s["truncated"].get<bool>());
+        const auto first = root["element_index"].get<int>();
+        const auto last = first + root["descendant_count"].get<int>();
+        EXPECT_EQ(rows[0]["element_index"], first);
+        for (const auto& row : rows) {
+            const auto i = row["element_index"].get<int>();
+            EXPECT_GE(i, first);
+            EXPECT_LE(i, last);
+            EXPECT_EQ(row_at(all, row)["element_token"], row["element_token"]);
+            EXPECT_EQ(row_at(all, row)["role"], row["role"]);
+        }
+    }
+    auto first_reply = call("get_window_state", {{"root", messages["element_token"]}, {"max_elements", 10}});
+    EXPECT_FALSE(find_row(first_reply.s, "push_button", "Reply").is_null()) << first_reply.text;
+}
+
+TEST_F(Chromium, PasswordFieldIsSecureAndItsValueNeverShown)
+{
+    auto whole = call("get_window_state", {{"window_id", m_window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
+    ASSERT_FALSE(whole.is_error) << whole.text;
+    expect_no_secret(whole, "the whole read");
+    auto pw = find_row(whole.s, "password_text", "Password");
+    ASSERT_FALSE(pw.is_null());
+    EXPECT_TRUE(has_state(pw, "secure"));
+    EXPECT_EQ(pw["value_redacted"], true);
+    EXPECT_FALSE(pw.contains("value"));
+    EXPECT_NE(whole.text.find("password_text \"Password\" (editable, secure)"), std::string::npos);
+
+    // The form around it, read every way.
+    auto form = find_row(whole.s, "landmark", "Sign in");
+    ASSERT_FALSE(form.is_null());
+    for (const auto& root : {form, pw}) {
+        auto drill = call("get_window_state", {{"root", root["element_token"]}});
+        ASSERT_FALSE(drill.is_error) << drill.text;
+        expect_no_secret(drill, "a drill-down");
+    }
+    auto skeleton = call("get_window_state", {{"window_id", m_window["window_id"]}, {"skeleton", true}, {"max_depth", 25}});
+    expect_no_secret(skeleton, "a deep skeleton");
+    EXPECT_TRUE(find_row(skeleton.s, "password_text").is_null());
+
+    for (const auto* tool : {"type_text", "set_value"}) {
+        auto r = call(tool, {{"element_token", pw["element_token"]}, {"text", "hunter2"}, {"value", "hunter2"}});
+        EXPECT_EQ(r.code(), "secure_field_refused") << tool << ": " << r.text;
+        expect_no_secret(r, tool);
+    }
+    auto shot = call("get_window_state", {{"root", form["element_token"]}, {"include_screenshot", true}});
+    expect_no_secret(shot, "a read with a screenshot");
+}
+
+// Disabled: the driver takes action names from Action.GetActions, whose names are the localized
+// ones, and Chromium leaves those empty ("press" is only in Action.GetName): every Chromium
+// element reads with actions ["", ""] and click fails with action_failed. Enable once the reader
+// falls back to GetName.
+TEST_F(Chromium, DISABLED_ClickPressesButtonsInsideTheBudget)
+{
+    auto all = read_all(m_window);
+    auto sign_in = find_row(all, "push_button", "Sign in");
+    ASSERT_FALSE(sign_in.is_null());
+    auto r = call("click", {{"element_token", sign_in["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_EQ(r.s["path"], "semantic");
+    bool signed_in = nd_test::wait_until(
+        [&] {
+            all = read_all(m_window);
+            auto status = find_row(all, "status_bar");
+            return !status.is_null() &&
+                   all["elements"][status["element_index"].get<std::size_t>() + 1].value("name", "") == "Signed in";
+        },
+        std::chrono::seconds(3));
+    EXPECT_TRUE(signed_in) << "the status did not change to Signed in";
+
+    // A Reply button well inside the budget: its own name becomes "Replied".
+    json reply;
+    int seen = 0;
+    for (const auto& row : all["elements"])
+        if (row["role"] == "push_button" && row["name"] == "Reply" && ++seen == 20)
+            reply = row;
+    ASSERT_FALSE(reply.is_null());
+    r = call("click", {{"element_token", reply["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    all = read_all(m_window);
+    std::vector<int> replied;
+    for (const auto& row : all["elements"])
+        if (row["role"] == "push_button" && row["name"] == "Replied")
+            replied.push_back(row["element_index"].get<int>());
+    EXPECT_EQ(replied, std::vector<int>{reply["element_index"].get<int>()});
+}
+
+} // namespace
