@@ -56,11 +56,14 @@ async function main() {
         const health = await call(client, 'health_report', {});
         show('health_report', textOf(health), 6);
         let windows;
+        // The app may still be starting: ask for a session once its window is there.
         for (let i = 0; i < 100; i++) {
-            await call(client, 'start_session', {});
-            windows = (await call(client, 'list_windows', { app: 'widget' })).structuredContent.windows;
-            if (windows.length)
-                break;
+            const started = await client.callTool({ name: 'start_session', arguments: {} });
+            if (!started.isError) {
+                windows = (await call(client, 'list_windows', { app: 'widget' })).structuredContent.windows;
+                if (windows.length)
+                    break;
+            }
             await new Promise((r) => setTimeout(r, 200));
         }
         if (!windows?.length)
@@ -68,7 +71,16 @@ async function main() {
         show('list_windows', textOf(await call(client, 'list_windows', {})));
         const target = { window_id: windows[0].window_id };
 
-        const skeleton = await call(client, 'get_window_state', { ...target, skeleton: true });
+        // A window that just opened is still laying itself out: wait until two reads agree.
+        let skeleton = await call(client, 'get_window_state', { ...target, skeleton: true });
+        for (let i = 0; i < 50; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            const again = await call(client, 'get_window_state', { ...target, skeleton: true });
+            const settled = again.structuredContent.snapshot_id === skeleton.structuredContent.snapshot_id;
+            skeleton = again;
+            if (settled)
+                break;
+        }
         show('get_window_state {skeleton: true}', textOf(skeleton));
         const tabs = skeleton.structuredContent.elements.find((r) => r.role === 'page_tab_list');
         if (tabs)

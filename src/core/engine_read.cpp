@@ -39,6 +39,9 @@ Result<SnapshotPtr> Engine::read_window(Session& s, const WindowInfo& window)
     auto raw = TRY(trees->read_window(window, limits));
     if (raw.elements.empty())
         return make_error(ErrorCode::element_not_found, "window " + std::to_string(window.window_id) + " has no tree");
+    // Toolkits often leave the frame's accessible name empty; the window's title names it then.
+    if (raw.elements.front().name.empty())
+        raw.elements.front().name = window.title;
     return s.snapshots.commit(window, std::move(raw), now_ms());
 }
 
