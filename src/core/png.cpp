@@ -1,6 +1,8 @@
 #include "core/png.h"
 
 #include <libdeflate.h>
+#include <optional>
+#include <string_view>
 #include <zlib.h>
 
 #include <algorithm>
@@ -35,12 +37,12 @@ void put_chunk(std::string& out, const char (&type)[5], std::string_view data)
 // The filtered scanlines (PNG §9): each row starts with its filter type, Sub (1), under which the
 // flat areas that fill most window captures become runs of zeros. An opaque image (every capture)
 // is packed as RGB on the way: a quarter less to compress.
-std::vector<std::uint8_t> filter_rows(const Image& image, bool opaque)
+void filter_rows(const Image& image, bool opaque, std::vector<std::uint8_t>& out)
 {
     const std::size_t bpp = opaque ? 3 : 4;
     const std::size_t width = static_cast<std::size_t>(image.width);
     const std::size_t stride = width * bpp;
-    std::vector<std::uint8_t> out((stride + 1) * static_cast<std::size_t>(image.height));
+    out.resize((stride + 1) * static_cast<std::size_t>(image.height));
     for (std::int32_t y = 0; y < image.height; ++y) {
         const std::uint8_t* src = image.rgba.data() + static_cast<std::size_t>(y) * width * 4;
         std::uint8_t* row = out.data() + static_cast<std::size_t>(y) * (stride + 1);
@@ -63,26 +65,30 @@ std::vector<std::uint8_t> filter_rows(const Image& image, bool opaque)
             }
         }
     }
-    return out;
 }
 
 // One zlib stream of the filtered rows. libdeflate at level 2 compresses a window capture about
-// 1.6 times as fast as zlib's fastest level, and smaller.
-bool compress_rows(const Image& image, bool opaque, std::string& out)
+// 1.6 times as fast as zlib's fastest level, and smaller. Returns a view of a per-thread buffer,
+// valid until the thread's next call.
+std::optional<std::string_view> compress_rows(const Image& image, bool opaque)
 {
-    const auto rows = filter_rows(image, opaque);
-    // A compressor holds large tables: keep one per thread rather than allocating per image.
+    // The filtered rows, the output and the compressor's tables are large: keep them per thread
+    // rather than allocating (and faulting in) megabytes for every capture.
+    thread_local std::vector<std::uint8_t> rows;
+    thread_local std::vector<char> out;
     struct Compressor {
         libdeflate_compressor* c = libdeflate_alloc_compressor(2);
         ~Compressor() { libdeflate_free_compressor(c); }
     };
     thread_local Compressor compressor;
     if (!compressor.c)
-        return false;
+        return std::nullopt;
+    filter_rows(image, opaque, rows);
     out.resize(libdeflate_zlib_compress_bound(compressor.c, rows.size()));
     const std::size_t size = libdeflate_zlib_compress(compressor.c, rows.data(), rows.size(), out.data(), out.size());
-    out.resize(size);
-    return size > 0;
+    if (size == 0)
+        return std::nullopt;
+    return std::string_view(out.data(), size);
 }
 
 bool is_opaque(const Image& image)
@@ -106,11 +112,13 @@ std::string encode_png(const Image& image)
     if (!image_is_valid(image))
         return {};
     const bool opaque = is_opaque(image);
-    std::string idat;
-    if (!compress_rows(image, opaque, idat))
+    const auto compressed = compress_rows(image, opaque);
+    if (!compressed)
         return {};
+    const std::string_view idat = *compressed;
 
     std::string png("\x89PNG\r\n\x1a\n", 8);
+    png.reserve(idat.size() + idat.size() / (1u << 20) * 12 + 64);
     std::string ihdr;
     put_u32(ihdr, static_cast<std::uint32_t>(image.width));
     put_u32(ihdr, static_cast<std::uint32_t>(image.height));
@@ -123,7 +131,7 @@ std::string encode_png(const Image& image)
     // Several IDAT chunks of at most 1 MiB keep every chunk far below PNG's 2^31 - 1 limit.
     constexpr std::size_t MAX_IDAT = 1u << 20;
     for (std::size_t at = 0; at < idat.size(); at += MAX_IDAT)
-        put_chunk(png, "IDAT", std::string_view(idat).substr(at, MAX_IDAT));
+        put_chunk(png, "IDAT", idat.substr(at, MAX_IDAT));
     put_chunk(png, "IEND", {});
     return png;
 }
