@@ -9,6 +9,8 @@
 #include "core/engine.h"
 #include "driver/dispatcher.h"
 #include "../tools/png_decode.h"
+#include "../tools/schema_validate.h"
+#include "core/registry.h"
 
 #include <nlohmann/json.hpp>
 
@@ -252,6 +254,33 @@ TEST_F(LinuxDriver, AppThatExitsOrHangsGetsAClearError)
     EXPECT_TRUE(gone.is_error);
     EXPECT_TRUE(gone.code() == "window_target_not_found" || gone.code() == "stale_element_token") << gone.text;
     EXPECT_FALSE(call("health_report").is_error);
+}
+
+TEST(LinuxDoctor, ReadyOnTheTestDesktop)
+{
+    NISH_REQUIRE_DESKTOP();
+    const std::string cmd = "NISH_AUDIT_LOG= " + std::string(NISH_BIN_DIR) + "/nish-driver doctor --json </dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        out.append(buf, n);
+    const int status = pclose(p);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << out;
+    auto doc = json::parse(out);
+    EXPECT_EQ(nd_test::schema_errors(nd_core::doctor_schema(), doc), "");
+    EXPECT_EQ(doc["ready"], true);
+    EXPECT_EQ(doc["session_type"], "x11");
+    for (const auto& b : doc["backends"]) {
+        if (b["id"] == "x11" || b["id"] == "atspi") {
+            EXPECT_EQ(b["status"], "available") << b.dump();
+        }
+    }
+    for (const auto& probe : doc["probes"])
+        EXPECT_EQ(probe["status"], "ok") << probe.dump();
 }
 
 } // namespace
