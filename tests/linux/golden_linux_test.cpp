@@ -48,10 +48,10 @@ std::string line_diff(const std::vector<std::string>& a, const std::vector<std::
         if (i < n && j < m && a[i] == b[j]) {
             script.push_back({' ', &a[i]});
             ++i, ++j;
-        } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-            script.push_back({'+', &b[j++]});
-        } else {
+        } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
             script.push_back({'-', &a[i++]});
+        } else {
+            script.push_back({'+', &b[j++]});
         }
     }
     constexpr std::size_t CONTEXT = 3;
@@ -158,9 +158,38 @@ TEST(GoldenDiff, ShowsChangedLinesWithContext)
     EXPECT_EQ(line_diff(a, a), "--- expected\n+++ actual\n");
 }
 
+// A directory that removes itself, with an empty folder "home" in it.
+class TempHome {
+public:
+    TempHome()
+    {
+        std::string dir = (std::filesystem::temp_directory_path() / "nish-golden-XXXXXX").string();
+        if (::mkdtemp(dir.data()) == nullptr)
+            return;
+        m_dir = dir;
+        std::filesystem::create_directory(m_dir / "home");
+    }
+    ~TempHome()
+    {
+        std::error_code ec;
+        if (!m_dir.empty())
+            std::filesystem::remove_all(m_dir, ec);
+    }
+    TempHome(const TempHome&) = delete;
+    TempHome& operator=(const TempHome&) = delete;
+    bool ok() const { return !m_dir.empty(); }
+    std::string home() const { return (m_dir / "home").string(); }
+
+private:
+    std::filesystem::path m_dir;
+};
+
 TEST_F(Golden, Gtk3WidgetFactory)
 {
-    OwnedApp app({"gtk3-widget-factory"});
+    // The file chooser button lists the home folder by its name: always "home" here.
+    TempHome home;
+    ASSERT_TRUE(home.ok());
+    OwnedApp app({"gtk3-widget-factory"}, {"HOME=" + home.home()});
     auto window = wait_for_window(app, "gtk3-widget-factory", 200, std::chrono::seconds(20));
     ASSERT_FALSE(window.is_null());
     auto sk = skeleton(window);
@@ -175,6 +204,7 @@ TEST_F(Golden, Gtk3WidgetFactory)
                 std::to_string(row["element_index"].get<int>()) + "]\n" + outline(tabs.s);
     }
     EXPECT_EQ(notebooks, 4);
+    dump += "# the whole window: get_window_state max_elements: 5000\n" + outline(read_all(window));
     expect_golden("gtk3-widget-factory", dump);
 }
 
