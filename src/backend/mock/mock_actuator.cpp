@@ -141,4 +141,13 @@ nd_core::Result<bool> MockActuator::is_secure_now(const nd_core::WindowInfo& inf
     return node->secure();
 }
 
+nd_core::Result<std::vector<std::string>> MockActuator::action_names(const nd_core::WindowInfo& info,
+                                                                     const nd_core::Element& element)
+{
+    std::lock_guard lock(m_state.mutex);
+    MockWindow* window = TRY(live_window(m_state, info));
+    Node* node = TRY(live_node(*window, element));
+    return node->actions;
+}
+
 } // namespace nd_mock

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nd_core {
 
@@ -28,6 +29,9 @@ public:
     virtual Result<std::string> read_value(const WindowInfo&, const Element&) = 0;
     // Re-checks live whether the element is secure now.
     virtual Result<bool> is_secure_now(const WindowInfo&, const Element&) = 0;
+    // The element's action names read live, asking for each name a bulk read left empty
+    // (Chromium names its actions only when asked one by one).
+    virtual Result<std::vector<std::string>> action_names(const WindowInfo&, const Element&) = 0;
 };
 
 } // namespace nd_core

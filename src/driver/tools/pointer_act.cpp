@@ -14,10 +14,10 @@ namespace {
 using nd_core::ErrorCode;
 using nd_core::make_error;
 
-std::optional<std::string> first_action(const nd_core::Element& e, const std::vector<std::string_view>& wanted)
+std::optional<std::string> first_action(const std::vector<std::string>& actions, const std::vector<std::string_view>& wanted)
 {
     for (auto w : wanted)
-        for (const auto& a : e.actions)
+        for (const auto& a : actions)
             if (nd_core::to_lower_ascii(a) == w)
                 return a;
     return std::nullopt;
@@ -31,9 +31,13 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
         return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");
     if (!e.is(nd_core::STATE_ENABLED))
         return make_error(ErrorCode::action_failed, "element " + std::to_string(ref.index) + " is disabled");
-    if (auto action = first_action(e, kind.actions))
+    auto actions = e.actions;
+    // A bulk read may leave names empty (Chromium): ask the element itself then.
+    if (std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); }))
+        actions = TRY(actuator->action_names(ref.window(), e));
+    if (auto action = first_action(actions, kind.actions))
         return actuator->do_action(ref.window(), e, *action);
-    if (auto action = first_action(e, kind.fallback_actions)) {
+    if (auto action = first_action(actions, kind.fallback_actions)) {
         for (std::int32_t i = 0; i < kind.repeat_fallback; ++i)
             TRY_VOID(actuator->do_action(ref.window(), e, *action));
         return nd_core::Ok{};

@@ -132,15 +132,39 @@ nd_core::Result<void> AtspiActuator::expect_true(const Method& method, const Arg
     return {};
 }
 
+nd_core::Result<std::vector<std::string>> AtspiActuator::live_action_names(const ObjectRef& ref, Deadline deadline)
+{
+    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_ACTION, "GetActions"}, {}, deadline));
+    std::vector<std::string> names;
+    if (read_action_names(reply.get(), names) < 0)
+        return make_error(ErrorCode::action_failed, "GetActions sent a malformed list");
+    // GetActions carries localized names, which Chromium leaves empty; GetName has the real one.
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!names[i].empty())
+            continue;
+        auto named = m_bus.call({ref.bus, ref.path, IFACE_ACTION, "GetName"},
+                                [i](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(i)); },
+                                deadline);
+        if (named.ok())
+            (void)read_string(named->get(), names[i]);
+    }
+    return names;
+}
+
+nd_core::Result<std::vector<std::string>> AtspiActuator::action_names(const nd_core::WindowInfo& window,
+                                                                      const nd_core::Element& element)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    ObjectRef ref = TRY(resolve(window, element, deadline));
+    return live_action_names(ref, deadline);
+}
+
 nd_core::Result<void> AtspiActuator::do_action(const nd_core::WindowInfo& window, const nd_core::Element& element,
                                                std::string_view action)
 {
     Deadline deadline = deadline_in(m_timeout);
     ObjectRef ref = TRY(resolve(window, element, deadline));
-    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_ACTION, "GetActions"}, {}, deadline));
-    std::vector<std::string> names;
-    if (read_action_names(reply.get(), names) < 0)
-        return make_error(ErrorCode::action_failed, "GetActions sent a malformed list");
+    auto names = TRY(live_action_names(ref, deadline));
     // The exact name first; toolkits differ in case ("click", GTK3 model buttons "Click").
     std::int32_t index = -1;
     for (std::size_t i = 0; i < names.size() && index < 0; ++i)

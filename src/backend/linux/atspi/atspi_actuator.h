@@ -27,6 +27,8 @@ public:
     nd_core::Result<void> select(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<std::string> read_value(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<bool> is_secure_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
+    nd_core::Result<std::vector<std::string>> action_names(const nd_core::WindowInfo&,
+                                                           const nd_core::Element&) override;
 
 private:
     // What an operation needs to know of the live object, read in one round trip.
@@ -41,6 +43,7 @@ private:
     nd_core::Result<ObjectRef> resolve(const nd_core::WindowInfo&, const nd_core::Element&, Deadline);
     nd_core::Result<Live> live(const nd_core::WindowInfo&, const nd_core::Element&, Deadline);
     nd_core::Result<bool> secure(const Live&, Deadline);
+    nd_core::Result<std::vector<std::string>> live_action_names(const ObjectRef&, Deadline);
     nd_core::Result<void> expect_true(const Method&, const ArgWriter&, Deadline);
 
     AtspiBus& m_bus;

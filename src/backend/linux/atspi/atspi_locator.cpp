@@ -147,11 +147,12 @@ nd_core::Result<LocatedWindow> locate_window(AtspiBus& bus, const nd_core::Windo
             if (r.ok())
                 (void)read_states(r.message, c.states);
         });
-        round2.add({base.dest, base.path, IFACE_PROPERTIES, "GetAll"}, string_arg(IFACE_ACCESSIBLE),
+        // Properties.Get, not GetAll: Qt5 crashes on GetAll of the Accessible interface.
+        round2.add({base.dest, base.path, IFACE_PROPERTIES, "Get"},
+                   [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "Name"); },
                    [&c](const Reply& r) {
-                       AccessibleProps props;
-                       if (r.ok() && read_accessible_props(r.message, props) >= 0)
-                           c.name = std::move(props.name);
+                       if (r.ok())
+                           (void)read_string_variant(r.message, c.name);
                    });
         round2.add({base.dest, base.path, IFACE_COMPONENT, "GetExtents"},
                    [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },

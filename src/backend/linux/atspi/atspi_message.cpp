@@ -124,6 +124,16 @@ int read_string(sd_bus_message* m, std::string& out)
     return r;
 }
 
+int read_string_variant(sd_bus_message* m, std::string& out)
+{
+    int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_VARIANT, "s");
+    if (r < 0)
+        return r;
+    if ((r = read_string(m, out)) < 0)
+        return r;
+    return sd_bus_message_exit_container(m);
+}
+
 int read_accessible_props(sd_bus_message* m, AccessibleProps& out)
 {
     int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "{sv}");

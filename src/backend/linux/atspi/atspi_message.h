@@ -51,6 +51,7 @@ int read_refs(sd_bus_message*, std::vector<ObjectRef>&); // a(so)
 int read_states(sd_bus_message*, AtspiStates&);       // au
 int read_interfaces(sd_bus_message*, std::uint32_t& bits); // as
 int read_string(sd_bus_message*, std::string&);       // s
+int read_string_variant(sd_bus_message*, std::string&); // v holding s
 int read_accessible_props(sd_bus_message*, AccessibleProps&); // a{sv}
 int read_action_names(sd_bus_message*, std::vector<std::string>&); // a(sss)
 int read_extents(sd_bus_message*, nd_core::Frame&);   // (iiii)

@@ -19,7 +19,9 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     if (located.cache_refused && m_no_cache.size() < 4096)
         m_no_cache.insert(located.app.bus);
 
-    TreeWalk walk(m_bus, limits, deadline, located.cache, m_options);
+    WalkOptions options = m_options;
+    options.property_gets = located.cache == nullptr;
+    TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     auto tree = TRY(walk.read(located.top.ref));
     if (Clock::now() > deadline)
         return make_error(ErrorCode::timed_out, "the read finished after its deadline");

@@ -82,7 +82,7 @@ void TreeWalk::start(int index)
 void TreeWalk::fetch_facts(int index)
 {
     Node& n = *m_nodes[static_cast<std::size_t>(index)];
-    n.pending_facts = 4;
+    n.pending_facts = m_options.property_gets ? 6 : 4;
     // Each fact's handler marks the node gone on a vanished object and counts down; the last
     // one to arrive lets the node's follow-ups go out.
     auto fact = [this, index](auto&& read) {
@@ -104,9 +104,21 @@ void TreeWalk::fetch_facts(int index)
                 fact([](Node& node, sd_bus_message* m) { return read_states(m, node.states); }));
     m_batch.add({bus, path, IFACE_ACCESSIBLE, "GetInterfaces"}, {},
                 fact([](Node& node, sd_bus_message* m) { return read_interfaces(m, node.interfaces); }));
-    m_batch.add({bus, path, IFACE_PROPERTIES, "GetAll"},
-                [](sd_bus_message* m) { return sd_bus_message_append(m, "s", IFACE_ACCESSIBLE); },
-                fact([](Node& node, sd_bus_message* m) { return read_accessible_props(m, node.props); }));
+    if (!m_options.property_gets) {
+        m_batch.add({bus, path, IFACE_PROPERTIES, "GetAll"},
+                    [](sd_bus_message* m) { return sd_bus_message_append(m, "s", IFACE_ACCESSIBLE); },
+                    fact([](Node& node, sd_bus_message* m) { return read_accessible_props(m, node.props); }));
+        return;
+    }
+    auto get = [](const char* property) {
+        return [property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, property); };
+    };
+    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get("Name"),
+                fact([](Node& node, sd_bus_message* m) { return read_string_variant(m, node.props.name); }));
+    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get("Description"),
+                fact([](Node& node, sd_bus_message* m) { return read_string_variant(m, node.props.description); }));
+    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get("ChildCount"),
+                fact([](Node& node, sd_bus_message* m) { return sd_bus_message_read(m, "v", "i", &node.props.child_count); }));
 }
 
 void TreeWalk::facts_arrived(int index)
@@ -117,11 +129,15 @@ void TreeWalk::facts_arrived(int index)
         return;
     }
     n.secure = n.secure || is_secure_role(n.role);
+    // GTK 4 marks nothing showing, only visible: a window root that is visible but not showing
+    // says the toolkit is one of those, and then visible stands for showing in the whole read.
+    if (index == 0 && n.states.has(ATSPI_STATE_VISIBLE) && !n.states.has(ATSPI_STATE_SHOWING))
+        m_visible_means_showing = true;
 
     // Extents cost GTK3 an X round trip each (about 80 µs against 20 µs for GetRole), and what
     // is not showing reports no real place (GTK3 says -2147483648), so by default only showing
     // objects are asked.
-    if ((n.interfaces & IF_COMPONENT) && (m_options.hidden_extents || n.states.has(ATSPI_STATE_SHOWING)))
+    if ((n.interfaces & IF_COMPONENT) && (m_options.hidden_extents || showing(n.states)))
         m_batch.add({n.ref.bus, n.ref.path, IFACE_COMPONENT, "GetExtents"},
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {
@@ -241,6 +257,8 @@ nd_core::RawTree TreeWalk::build() const
         e.description = n.props.description;
         e.value = n.secure ? std::string() : n.value;
         e.states = map_states(n.role, n.states) | (n.secure ? nd_core::STATE_SECURE : 0u);
+        if (showing(n.states))
+            e.states |= nd_core::STATE_SHOWING;
         e.actions = n.actions;
         e.frame = n.frame;
         e.has_frame = n.has_frame;

@@ -30,6 +30,10 @@ struct WalkStats {
 struct WalkOptions {
     // Ask extents of objects that are not showing too (their frames are mostly meaningless).
     bool hidden_extents = false;
+    // Ask Name, Description and ChildCount one by one (Properties.Get) instead of one GetAll:
+    // Qt5 crashes on GetAll of the Accessible interface. Qt5 apps offer no Cache.GetItems, which
+    // is how the reader tells them apart.
+    bool property_gets = false;
 };
 
 class TreeWalk {
@@ -59,7 +63,13 @@ private:
     AtspiBatch m_batch;
     std::vector<std::unique_ptr<Node>> m_nodes;
     std::unordered_set<ObjectRef, ObjectRefHash> m_seen;
+    bool showing(const AtspiStates& s) const
+    {
+        return s.has(ATSPI_STATE_SHOWING) || (m_visible_means_showing && s.has(ATSPI_STATE_VISIBLE));
+    }
+
     bool m_truncated = false;
+    bool m_visible_means_showing = false;
     WalkStats m_stats;
 };
 
