@@ -51,6 +51,7 @@ struct EngineOptions {
     std::string client_name = "host";
     std::chrono::milliseconds settle_timeout{1000};
     std::chrono::milliseconds settle_interval{20};
+    std::chrono::milliseconds settle_quiet{150};
     std::chrono::milliseconds read_deadline{3000};
     std::int32_t captures_per_second = 5;
 };
@@ -90,8 +91,10 @@ public:
     Result<SnapshotPtr> read_window(Session&, const WindowInfo&);
     // Resolves <snapshot_id>:<N> against a fresh read of its window (docs/tokens.md).
     Result<ElementRef> resolve_token(Session&, std::string_view token);
-    // Reads again until two reads in a row agree or the settle timeout passes.
-    Result<SnapshotPtr> settle(Session&, const WindowInfo&, SettleInfo&);
+    // Reads again until the window changed from `before` and two reads in a row agree, or, when
+    // nothing changes, until it stayed quiet for the settle quiet time; never past the settle
+    // timeout. Some widgets (an animated switch) change state 100 ms after their action.
+    Result<SnapshotPtr> settle(Session&, const Snapshot& before, SettleInfo&);
     // The window's image as PNG with every secure field blacked out; rate limited.
     struct Png {
         std::string bytes;

@@ -87,23 +87,29 @@ Result<ElementRef> Engine::resolve_token(Session& s, std::string_view token)
     return ElementRef{fresh, parsed.index};
 }
 
-Result<SnapshotPtr> Engine::settle(Session& s, const WindowInfo& window, SettleInfo& info)
+Result<SnapshotPtr> Engine::settle(Session& s, const Snapshot& before, SettleInfo& info)
 {
     const auto start = now_ms();
-    SnapshotPtr last = TRY(read_window(s, window));
+    const auto before_hash = content_hash(before);
+    SnapshotPtr last = TRY(read_window(s, before.window));
     info.reads = 1;
     auto last_hash = content_hash(*last);
+    bool changed = last_hash != before_hash;
     while (now_ms() - start < m_options.settle_timeout.count()) {
         std::this_thread::sleep_for(m_options.settle_interval);
-        auto next = TRY(read_window(s, window));
+        auto next = TRY(read_window(s, before.window));
         ++info.reads;
-        auto hash = content_hash(*next);
+        const auto hash = content_hash(*next);
         last = next;
-        if (hash == last_hash) {
+        if (hash != last_hash) {
+            changed = changed || hash != before_hash;
+            last_hash = hash;
+            continue;
+        }
+        if (changed || now_ms() - start >= m_options.settle_quiet.count()) {
             info.settled = true;
             break;
         }
-        last_hash = hash;
     }
     info.ms = now_ms() - start;
     return last;

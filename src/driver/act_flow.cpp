@@ -33,7 +33,7 @@ void append_diff_text(std::string& out, const nd_core::Diff& d)
 nd_core::Result<ToolOutput> finish(ToolEnv& env, const Args& args, std::string_view tool,
     const nd_core::SnapshotPtr& before, nd_core::ActResult& r)
 {
-    auto settled = env.engine.settle(*env.session, before->window, r.settle);
+    auto settled = env.engine.settle(*env.session, *before, r.settle);
     std::optional<nd_core::Error> settle_error;
     if (settled.ok()) {
         r.after = *settled;

@@ -45,6 +45,7 @@ public:
         nd_core::EngineOptions options;
         options.settle_interval = std::chrono::milliseconds(1);
         options.settle_timeout = std::chrono::milliseconds(100);
+        options.settle_quiet = std::chrono::milliseconds(10);
         m_engine = std::make_unique<nd_core::Engine>(*m_backend, consent, m_audit, options);
         m_dispatcher = std::make_unique<nd_driver::Dispatcher>(*m_engine);
     }
