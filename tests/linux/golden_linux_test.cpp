@@ -120,8 +120,9 @@ std::string outline(const json& view)
         out.append(static_cast<std::size_t>(row["depth"].get<int>()) * 2, ' ');
         out += row["role"].get<std::string>() + " " + json(row["name"]).dump();
         std::vector<std::string> words;
-        const auto& st = row["states"];
-        auto has = [&](const char* s) { return std::find(st.begin(), st.end(), s) != st.end(); };
+        // Compared as std::string: GCC 12 at -O3 warns falsely (-Warray-bounds) on json == const char*.
+        const auto st = row["states"].get<std::vector<std::string>>();
+        auto has = [&](const std::string& s) { return std::find(st.begin(), st.end(), s) != st.end(); };
         for (const auto* word : {"selected", "checked", "expanded", "secure"})
             if (has(word))
                 words.push_back(word);
