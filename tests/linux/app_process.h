@@ -8,6 +8,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <functional>
 #include <spawn.h>
 #include <string>
@@ -21,6 +23,43 @@ namespace nd_test {
 
 inline bool have_desktop() { return std::getenv("DISPLAY") && std::getenv("AT_SPI_BUS_ADDRESS"); }
 
+// Starts argv[0] (looked up in PATH) as the leader of a new process group, with `env` as its
+// environment (this process's when null) and, when quiet, its output sent to /dev/null. Returns
+// the pid, or -1 with `error` saying why.
+inline pid_t spawn_in_own_group(std::vector<std::string> argv, const std::vector<std::string>* env, bool quiet,
+    std::string* error = nullptr)
+{
+    std::vector<char*> args;
+    for (auto& a : argv)
+        args.push_back(a.data());
+    args.push_back(nullptr);
+    std::vector<std::string> env_copy = env ? *env : std::vector<std::string>{};
+    std::vector<char*> envp;
+    for (auto& s : env_copy)
+        envp.push_back(s.data());
+    envp.push_back(nullptr);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    if (quiet) {
+        posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+    }
+    pid_t pid = -1;
+    const int rc = posix_spawnp(&pid, args[0], &files, &attr, args.data(), env ? envp.data() : environ);
+    posix_spawn_file_actions_destroy(&files);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        if (error)
+            *error = argv.front() + ": " + std::strerror(rc);
+        return -1;
+    }
+    return pid;
+}
+
 #define NISH_REQUIRE_DESKTOP()                                                                       \
     do {                                                                                            \
         if (!nd_test::have_desktop())                                                               \
@@ -30,18 +69,8 @@ inline bool have_desktop() { return std::getenv("DISPLAY") && std::getenv("AT_SP
 class AppProcess {
 public:
     explicit AppProcess(std::vector<std::string> argv)
+        : m_pid(spawn_in_own_group(std::move(argv), nullptr, false))
     {
-        std::vector<char*> args;
-        for (auto& a : argv)
-            args.push_back(a.data());
-        args.push_back(nullptr);
-        posix_spawnattr_t attr;
-        posix_spawnattr_init(&attr);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-        posix_spawnattr_setpgroup(&attr, 0);
-        if (posix_spawnp(&m_pid, args[0], nullptr, &attr, args.data(), environ) != 0)
-            m_pid = -1;
-        posix_spawnattr_destroy(&attr);
     }
     ~AppProcess() { stop(); }
     AppProcess(const AppProcess&) = delete;

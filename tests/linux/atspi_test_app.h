@@ -8,6 +8,7 @@
 // own gtk3-widget-factory instead of one forwarding to the other. The AT-SPI bus still comes
 // from AT_SPI_BUS_ADDRESS.
 
+#include "app_process.h"
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_tree_reader.h"
 
@@ -30,20 +31,6 @@ extern char** environ;
 
 namespace nd_test {
 
-// The tests run only on a desktop: skipped when neither the AT-SPI bus nor a display is named.
-inline bool desktop_named()
-{
-    const char* a11y = std::getenv("AT_SPI_BUS_ADDRESS");
-    const char* display = std::getenv("DISPLAY");
-    return (a11y && *a11y) || (display && *display);
-}
-
-#define NISH_REQUIRE_DESKTOP()                                                                      \
-    do {                                                                                            \
-        if (!nd_test::desktop_named())                                                              \
-            GTEST_SKIP() << "no AT_SPI_BUS_ADDRESS or DISPLAY: run inside scripts/test-desktop";    \
-    } while (0)
-
 class TestApp {
 public:
     // Starts argv[0] (looked up in PATH); nullptr and `error` set when it cannot start.
@@ -54,31 +41,9 @@ public:
             if (std::strncmp(*e, "DBUS_SESSION_BUS_ADDRESS=", 25) != 0)
                 env_strings.emplace_back(*e);
         env_strings.emplace_back("DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/nish-test-no-session-bus");
-        std::vector<char*> envp, args;
-        for (auto& s : env_strings)
-            envp.push_back(s.data());
-        envp.push_back(nullptr);
-        std::vector<std::string> argv_copy = argv;
-        for (auto& s : argv_copy)
-            args.push_back(s.data());
-        args.push_back(nullptr);
-
-        posix_spawnattr_t attr;
-        posix_spawnattr_init(&attr);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-        posix_spawnattr_setpgroup(&attr, 0);
-        posix_spawn_file_actions_t files;
-        posix_spawn_file_actions_init(&files);
-        posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
-        pid_t pid = -1;
-        int rc = posix_spawnp(&pid, args[0], &files, &attr, args.data(), envp.data());
-        posix_spawn_file_actions_destroy(&files);
-        posix_spawnattr_destroy(&attr);
-        if (rc != 0) {
-            error = argv[0] + ": " + std::strerror(rc);
+        pid_t pid = spawn_in_own_group(argv, &env_strings, true, &error);
+        if (pid < 0)
             return nullptr;
-        }
         return std::unique_ptr<TestApp>(new TestApp(pid));
     }
 

@@ -42,29 +42,7 @@ public:
         std::vector<std::string> env_strings;
         for (auto& [name, kv] : vars)
             env_strings.push_back(kv);
-        std::vector<char*> envp, args;
-        for (auto& s : env_strings)
-            envp.push_back(s.data());
-        envp.push_back(nullptr);
-        for (auto& a : argv)
-            args.push_back(a.data());
-        args.push_back(nullptr);
-
-        posix_spawnattr_t attr;
-        posix_spawnattr_init(&attr);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-        posix_spawnattr_setpgroup(&attr, 0);
-        posix_spawn_file_actions_t files;
-        posix_spawn_file_actions_init(&files);
-        posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
-        const int rc = posix_spawnp(&m_pid, args[0], &files, &attr, args.data(), envp.data());
-        posix_spawn_file_actions_destroy(&files);
-        posix_spawnattr_destroy(&attr);
-        if (rc != 0) {
-            m_error = argv[0] + ": " + std::strerror(rc);
-            m_pid = -1;
-        }
+        m_pid = spawn_in_own_group(std::move(argv), &env_strings, true, &m_error);
     }
     ~OwnedApp() { stop(); }
     OwnedApp(const OwnedApp&) = delete;
