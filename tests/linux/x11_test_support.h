@@ -36,18 +36,8 @@ namespace nd_test {
 // outlives `timeout` is killed with its group. Returns its exit status, or -1.
 inline int run_command(std::vector<std::string> argv, std::chrono::milliseconds timeout = std::chrono::seconds(10))
 {
-    std::vector<char*> args;
-    for (auto& a : argv)
-        args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-    pid_t pid = -1;
-    int spawned = posix_spawnp(&pid, args[0], nullptr, &attr, args.data(), environ);
-    posix_spawnattr_destroy(&attr);
-    if (spawned != 0)
+    const pid_t pid = spawn_in_own_group(std::move(argv), nullptr, false);
+    if (pid < 0)
         return -1;
     const auto end = std::chrono::steady_clock::now() + timeout;
     int status = 0;
