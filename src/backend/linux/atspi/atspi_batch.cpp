@@ -1,5 +1,9 @@
 #include "backend/linux/atspi/atspi_batch.h"
 
+#include <poll.h>
+#include <time.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -46,44 +50,53 @@ void AtspiBatch::add(const Method& method, ArgWriter args, ReplyHandler handler)
 
 nd_core::Result<void> AtspiBatch::send(Call& call)
 {
+    sd_bus* conn = m_bus.route(call.dest);
+    const bool peer = m_bus.is_peer(conn);
     sd_bus_message* raw = nullptr;
-    int r = sd_bus_message_new_method_call(m_bus.bus(), &raw, call.dest.c_str(), call.path.c_str(),
+    // A peer connection is the app itself: the call names no destination.
+    int r = sd_bus_message_new_method_call(conn, &raw, peer ? nullptr : call.dest.c_str(), call.path.c_str(),
                                            call.iface.c_str(), call.member.c_str());
     MessagePtr message(raw);
+    if (peer && (r == -ENOTCONN || r == -ECONNRESET)) {
+        // The peer went away since it was opened: the bus answers for the app instead.
+        m_bus.drop_peer(conn);
+        return send(call);
+    }
     if (r >= 0 && call.args)
         r = call.args(message.get());
     if (r < 0) {
         // A bad argument (e.g. a bus name or path that is not valid D-Bus) fails this call only.
-        call.done = true;
         sd_bus_error error = SD_BUS_ERROR_NULL;
         sd_bus_error_set_errno(&error, r);
+        call.done = true;
         if (call.handler)
             call.handler(Reply{nullptr, &error});
         sd_bus_error_free(&error);
         return {};
     }
-    r = sd_bus_call_async(m_bus.bus(), &call.slot, message.get(), &AtspiBatch::on_reply, &call,
+    r = sd_bus_call_async(conn, &call.slot, message.get(), &AtspiBatch::on_reply, &call,
                           usec_until(m_deadline) + SD_BUS_SLACK_USEC);
+    if (r < 0 && peer) {
+        // The peer went away since it was opened: the bus answers for the app instead.
+        m_bus.drop_peer(conn);
+        return send(call);
+    }
     if (r < 0)
         return make_error(ErrorCode::backend_unavailable,
                           "cannot send " + call.member + " on the AT-SPI bus: " + std::strerror(-r));
+    call.conn = conn;
+    if (std::find(m_conns.begin(), m_conns.end(), conn) == m_conns.end())
+        m_conns.push_back(conn);
     ++m_in_flight;
     ++m_sent;
     return {};
 }
 
-int AtspiBatch::on_reply(sd_bus_message* message, void* userdata, sd_bus_error*)
+void AtspiBatch::answer(Call& call, const Reply& reply)
 {
-    auto& call = *static_cast<Call*>(userdata);
-    AtspiBatch& batch = *call.batch;
     call.done = true;
-    --batch.m_in_flight;
-    ++batch.m_answered;
-    Reply reply;
-    if (sd_bus_message_is_method_error(message, nullptr))
-        reply.error = sd_bus_message_get_error(message);
-    else
-        reply.message = message;
+    --m_in_flight;
+    ++m_answered;
     if (call.handler) {
         try {
             call.handler(reply);
@@ -92,17 +105,90 @@ int AtspiBatch::on_reply(sd_bus_message* message, void* userdata, sd_bus_error*)
             // loses its reply, and the read reports what it got.
         }
     }
-    // sd-bus holds its own reference while the callback runs, so dropping ours here is safe.
+    // sd-bus holds its own reference while a callback runs, so dropping ours here is safe.
     call.slot = sd_bus_slot_unref(call.slot);
     call.handler = nullptr;
     call.args = nullptr;
+}
+
+int AtspiBatch::on_reply(sd_bus_message* message, void* userdata, sd_bus_error*)
+{
+    auto& call = *static_cast<Call*>(userdata);
+    Reply reply;
+    if (sd_bus_message_is_method_error(message, nullptr))
+        reply.error = sd_bus_message_get_error(message);
+    else
+        reply.message = message;
+    call.batch->answer(call, reply);
     return 0;
+}
+
+void AtspiBatch::peer_broke(sd_bus* conn)
+{
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_error_set_const(&error, SD_BUS_ERROR_DISCONNECTED, "the app's peer connection closed");
+    for (auto& call : m_calls)
+        if (!call.done && call.slot && call.conn == conn)
+            answer(call, Reply{nullptr, &error});
+    m_conns.erase(std::remove(m_conns.begin(), m_conns.end(), conn), m_conns.end());
+    m_bus.drop_peer(conn);
+}
+
+nd_core::Result<bool> AtspiBatch::process()
+{
+    bool progressed = false;
+    // By index: peer_broke() removes entries.
+    for (std::size_t i = 0; i < m_conns.size();) {
+        sd_bus* conn = m_conns[i];
+        int r = sd_bus_process(conn, nullptr);
+        if (r < 0 && !m_bus.is_peer(conn))
+            return make_error(ErrorCode::backend_unavailable,
+                              std::string("the AT-SPI bus connection broke: ") + std::strerror(-r));
+        if (r < 0) {
+            peer_broke(conn);
+            progressed = true;
+            continue;
+        }
+        progressed = progressed || r > 0;
+        ++i;
+    }
+    return progressed;
+}
+
+nd_core::Result<void> AtspiBatch::wait()
+{
+    std::uint64_t left = usec_until(m_deadline);
+    if (m_conns.size() <= 1) {
+        int r = sd_bus_wait(m_conns.empty() ? m_bus.bus() : m_conns[0], left);
+        if (r < 0 && r != -EINTR)
+            return make_error(ErrorCode::backend_unavailable,
+                              std::string("waiting on the AT-SPI bus failed: ") + std::strerror(-r));
+        return {};
+    }
+    std::vector<pollfd> fds;
+    fds.reserve(m_conns.size());
+    struct timespec now_ts{};
+    clock_gettime(CLOCK_MONOTONIC, &now_ts);
+    const std::uint64_t now = std::uint64_t(now_ts.tv_sec) * 1'000'000 + std::uint64_t(now_ts.tv_nsec) / 1000;
+    for (sd_bus* conn : m_conns) {
+        int events = sd_bus_get_events(conn);
+        std::uint64_t until = 0;
+        // sd-bus's own timers (a connection's handshake) bound the wait too.
+        if (sd_bus_get_timeout(conn, &until) >= 0 && until != UINT64_MAX)
+            left = std::min(left, until > now ? until - now : 0);
+        fds.push_back(pollfd{sd_bus_get_fd(conn), static_cast<short>(events < 0 ? POLLIN : events), 0});
+    }
+    int timeout_ms = static_cast<int>(std::min<std::uint64_t>((left + 999) / 1000, 60'000));
+    int r = ::poll(fds.data(), fds.size(), timeout_ms);
+    if (r < 0 && errno != EINTR)
+        return make_error(ErrorCode::backend_unavailable,
+                          std::string("waiting on the AT-SPI connections failed: ") + std::strerror(errno));
+    return {};
 }
 
 nd_core::Result<void> AtspiBatch::run()
 {
     std::lock_guard lock(m_bus.mutex());
-    sd_bus* bus = m_bus.bus();
     std::size_t answered_before = m_answered;
     for (;;) {
         while (m_in_flight < MAX_IN_FLIGHT && m_next_to_send < m_calls.size()) {
@@ -111,25 +197,16 @@ nd_core::Result<void> AtspiBatch::run()
         }
         if (m_in_flight == 0 && m_next_to_send == m_calls.size())
             return {};
-
-        int r = sd_bus_process(bus, nullptr);
-        if (r < 0)
-            return make_error(ErrorCode::backend_unavailable,
-                              std::string("the AT-SPI bus connection broke: ") + std::strerror(-r));
-        if (r > 0)
+        if (TRY(process()))
             continue;
-        std::uint64_t left = usec_until(m_deadline);
-        if (left == 0) {
+        if (usec_until(m_deadline) == 0) {
             if (m_answered == answered_before)
                 return make_error(ErrorCode::app_not_responding,
                                   "no reply to " + std::to_string(m_in_flight) + " AT-SPI calls before the deadline");
             return make_error(ErrorCode::timed_out, "AT-SPI calls still unanswered at the deadline (" +
                                                         std::to_string(m_in_flight) + " in flight)");
         }
-        r = sd_bus_wait(bus, left);
-        if (r < 0 && r != -EINTR)
-            return make_error(ErrorCode::backend_unavailable,
-                              std::string("waiting on the AT-SPI bus failed: ") + std::strerror(-r));
+        TRY_VOID(wait());
     }
 }
 

@@ -10,12 +10,17 @@
 //
 // A batch that is destroyed with calls still in flight cancels them: their late replies are
 // dropped by sd-bus and never reach a handler.
+//
+// Calls for an app with a peer-to-peer connection (AtspiBus::use_peer) go over that connection;
+// the batch waits on all the connections it used at once. A peer connection that breaks (its app
+// exited) answers its outstanding calls with a "disconnected" error, as the bus would.
 
 #include "backend/linux/atspi/atspi_bus.h"
 
 #include <cstddef>
 #include <deque>
 #include <string>
+#include <vector>
 
 namespace nd_linux {
 
@@ -57,15 +62,24 @@ private:
         ArgWriter args;
         ReplyHandler handler;
         sd_bus_slot* slot = nullptr;
+        sd_bus* conn = nullptr; // where it was sent
         bool done = false;
     };
 
     static int on_reply(sd_bus_message*, void* userdata, sd_bus_error*);
     nd_core::Result<void> send(Call&);
+    void answer(Call&, const Reply&);
+    // Processes every connection in use; true when anything happened.
+    nd_core::Result<bool> process();
+    // A peer connection broke: its calls fail as "disconnected" and the bus forgets it.
+    void peer_broke(sd_bus*);
+    // Waits until a connection has something to do or the deadline passes.
+    nd_core::Result<void> wait();
 
     AtspiBus& m_bus;
     Deadline m_deadline;
     std::deque<Call> m_calls;      // stable addresses: userdata of the slots
+    std::vector<sd_bus*> m_conns;  // the connections calls went to; [0] the bus
     std::size_t m_next_to_send = 0;
     std::size_t m_in_flight = 0;
     std::size_t m_sent = 0;

@@ -2,6 +2,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_peer.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -53,12 +54,82 @@ nd_core::Result<std::string> address_from_session_bus(std::chrono::milliseconds 
     return std::string(address);
 }
 
-AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std::move(address)) {}
+AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std::move(address))
+{
+    const char* env = std::getenv("NISH_ATSPI_PEER");
+    m_peers_enabled = !(env && std::string_view(env) == "0");
+}
 
 AtspiBus::~AtspiBus()
 {
+    for (auto& [name, peer] : m_peers)
+        sd_bus_flush_close_unref(peer);
     if (m_bus)
         sd_bus_flush_close_unref(m_bus);
+}
+
+void AtspiBus::use_peer(const std::string& app_name, std::int64_t pid, Deadline deadline)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_peers_enabled || m_peers.count(app_name) || m_no_peer.count(app_name))
+            return;
+    }
+    auto reply = call({app_name, ROOT_PATH, IFACE_APPLICATION, "GetApplicationBusAddress"}, {}, deadline);
+    std::string address;
+    if (reply) {
+        const char* text = nullptr;
+        if (sd_bus_message_read(reply->get(), "s", &text) > 0 && text)
+            address = text;
+    } else if (reply.error().code == nd_core::ErrorCode::app_not_responding ||
+               reply.error().code == nd_core::ErrorCode::timed_out) {
+        return; // a busy app may answer next time; the read itself will report it
+    }
+    std::lock_guard lock(m_mutex);
+    if (m_no_peer.size() > 4096)
+        m_no_peer.clear();
+    if (address.empty()) {
+        m_no_peer.insert(app_name); // Qt5 and GTK4 offer none
+        return;
+    }
+    auto peer = connect_peer(address, pid);
+    if (!peer) {
+        m_no_peer.insert(app_name);
+        return;
+    }
+    if (m_peers.size() >= MAX_PEERS) {
+        for (auto& [name, old] : m_peers)
+            sd_bus_flush_close_unref(old);
+        m_peers.clear();
+    }
+    m_peers.emplace(app_name, *peer);
+}
+
+bool AtspiBus::has_peer(const std::string& app_name) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_peers.count(app_name) != 0;
+}
+
+sd_bus* AtspiBus::route(std::string_view dest) const
+{
+    if (m_peers.empty())
+        return m_bus;
+    auto it = m_peers.find(dest);
+    return it == m_peers.end() ? m_bus : it->second;
+}
+
+bool AtspiBus::is_peer(const sd_bus* bus) const { return bus != m_bus; }
+
+void AtspiBus::drop_peer(sd_bus* peer)
+{
+    for (auto it = m_peers.begin(); it != m_peers.end(); ++it)
+        if (it->second == peer) {
+            // Calls still holding slots keep the connection's memory alive until they let go.
+            sd_bus_close_unref(it->second);
+            m_peers.erase(it);
+            return;
+        }
 }
 
 nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open()

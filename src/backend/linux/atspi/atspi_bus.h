@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <systemd/sd-bus.h>
 
@@ -76,16 +77,40 @@ public:
     // The cached pid, or -1.
     std::int64_t cached_pid(const std::string& unique_name) const;
 
+    // Peer-to-peer connections (atspi_peer.h). use_peer() asks an app for its peer address once
+    // and opens the connection when the address and the socket's owner check out; from then on
+    // every call for that app goes there. Nothing changes for apps without one. NISH_ATSPI_PEER=0
+    // turns peers off (benchmarks compare both).
+    void use_peer(const std::string& app_name, std::int64_t pid, Deadline);
+    bool has_peer(const std::string& app_name) const;
+    bool peers_enabled() const { return m_peers_enabled; }
+
+    // For AtspiBatch, with mutex() held: the connection a call for `dest` goes to, whether that
+    // is a peer (then the call carries no destination), and forgetting a peer whose connection
+    // broke (the app exited); later calls for that app go to the bus again.
+    sd_bus* route(std::string_view dest) const;
+    bool is_peer(const sd_bus*) const;
+    void drop_peer(sd_bus*);
+
 private:
     AtspiBus(sd_bus*, std::string address);
     nd_core::Result<void> register_listener();
 
     sd_bus* m_bus = nullptr;
     std::string m_address;
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     // Its own lock: batch handlers fill it while m_mutex is held, callers read it outside.
     mutable std::mutex m_pid_mutex;
     std::unordered_map<std::string, std::int64_t> m_pids;
+    // Under m_mutex. Both bounded: past MAX_PEERS the table starts again (peers reopen on use).
+    static constexpr std::size_t MAX_PEERS = 64;
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, sd_bus*, NameHash, std::equal_to<>> m_peers;
+    std::unordered_set<std::string> m_no_peer;
+    bool m_peers_enabled = true;
 };
 
 // Asks the session bus ($DBUS_SESSION_BUS_ADDRESS) where the accessibility bus is

@@ -95,6 +95,9 @@ nd_core::Result<LocatedWindow> locate_window(AtspiBus& bus, const nd_core::Windo
     if (apps.empty())
         return make_error(ErrorCode::window_target_not_found,
                           "no AT-SPI app belongs to pid " + std::to_string(window.pid));
+    // From here on the app's calls take its peer-to-peer connection where it offers one.
+    for (const auto& app : apps)
+        bus.use_peer(app.bus, window.pid, deadline);
 
     // Round 1: each app's top-levels, and its cache in the same round trip.
     struct AppState {

@@ -17,6 +17,7 @@ inline constexpr const char* NULL_PATH = "/org/a11y/atspi/null";
 
 inline constexpr const char* IFACE_REGISTRY = "org.a11y.atspi.Registry";
 inline constexpr const char* IFACE_ACCESSIBLE = "org.a11y.atspi.Accessible";
+inline constexpr const char* IFACE_APPLICATION = "org.a11y.atspi.Application";
 inline constexpr const char* IFACE_CACHE = "org.a11y.atspi.Cache";
 inline constexpr const char* IFACE_ACTION = "org.a11y.atspi.Action";
 inline constexpr const char* IFACE_COMPONENT = "org.a11y.atspi.Component";

@@ -78,6 +78,15 @@ std::string_view atspi_role_name(std::uint32_t role)
     return role < ROLE_NAMES.size() ? ROLE_NAMES[role] : std::string_view("unknown");
 }
 
+std::optional<std::uint32_t> atspi_role_from_name(std::string_view name)
+{
+    // Names are unique in the table, so the first hit is the only one.
+    for (std::uint32_t role = 0; role < ROLE_NAMES.size(); ++role)
+        if (ROLE_NAMES[role] == name)
+            return role;
+    return std::nullopt;
+}
+
 std::uint32_t map_states(std::uint32_t role, AtspiStates states)
 {
     std::uint32_t out = 0;

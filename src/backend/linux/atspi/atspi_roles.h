@@ -5,12 +5,16 @@
 // object offers to a small bit set. Numbers are those of at-spi2-core's atspi-constants.h.
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace nd_linux {
 
 // "push_button", "page_tab_list", ...; "unknown" for numbers past the table.
 std::string_view atspi_role_name(std::uint32_t role);
+// The role number of a snake_case name (the inverse of atspi_role_name); nullopt for a name no
+// AT-SPI role has. "unknown" gives ROLE_UNKNOWN (67) only, not the numbers past the table.
+std::optional<std::uint32_t> atspi_role_from_name(std::string_view name);
 
 // AT-SPI role numbers this backend treats specially.
 enum AtspiRole : std::uint32_t {

@@ -29,6 +29,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     m_last.calls = walk.stats().calls;
     m_last.from_cache = walk.stats().from_cache;
     m_last.used_cache = located.cache != nullptr;
+    m_last.used_peer = m_bus.has_peer(located.app.bus);
     return tree;
 }
 

@@ -30,6 +30,7 @@ public:
         std::size_t calls = 0;
         std::size_t from_cache = 0;
         bool used_cache = false;
+        bool used_peer = false; // the app's peer-to-peer connection carried the read
     };
     const LastRead& last_read() const { return m_last; }
 
