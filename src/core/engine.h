@@ -87,8 +87,12 @@ public:
     Result<std::vector<WindowInfo>> windows_in_scope(Session&);
     Result<WindowInfo> resolve_window(Session&, const WindowTarget&);
 
-    // Reads (engine_read.cpp).
+    // Reads (engine_read.cpp). Frames are deferred: a read carries the root's and secure fields'
+    // frames only, and with_frames() adds those of the rows a caller shows or points at.
     Result<SnapshotPtr> read_window(Session&, const WindowInfo&);
+    // The snapshot with frames for these rows: the same snapshot when it has them already, else a
+    // copy with them read in one batch (same id, same tokens; the store keeps the frameless read).
+    Result<SnapshotPtr> with_frames(const SnapshotPtr&, const std::vector<std::int32_t>& rows);
     // Resolves <snapshot_id>:<N> against a fresh read of its window (docs/tokens.md).
     Result<ElementRef> resolve_token(Session&, std::string_view token);
     // Reads again until the window changed from `before` and two reads in a row agree, or, when

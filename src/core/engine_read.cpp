@@ -35,7 +35,7 @@ Result<SnapshotPtr> Engine::read_window(Session& s, const WindowInfo& window)
     auto* trees = m_backend.trees();
     if (!trees)
         return make_error(ErrorCode::backend_unavailable, "the backend reads no trees");
-    ReadLimits limits{WHOLE_WINDOW_MAX_ELEMENTS, WHOLE_WINDOW_MAX_DEPTH, m_options.read_deadline};
+    ReadLimits limits{WHOLE_WINDOW_MAX_ELEMENTS, WHOLE_WINDOW_MAX_DEPTH, m_options.read_deadline, FrameMode::deferred};
     auto raw = TRY(trees->read_window(window, limits));
     if (raw.elements.empty())
         return make_error(ErrorCode::element_not_found, "window " + std::to_string(window.window_id) + " has no tree");
@@ -43,6 +43,22 @@ Result<SnapshotPtr> Engine::read_window(Session& s, const WindowInfo& window)
     if (raw.elements.front().name.empty())
         raw.elements.front().name = window.title;
     return s.snapshots.commit(window, std::move(raw), now_ms());
+}
+
+Result<SnapshotPtr> Engine::with_frames(const SnapshotPtr& snap, const std::vector<std::int32_t>& rows)
+{
+    if (!snap || !snap->frames_deferred)
+        return snap;
+    std::vector<std::int32_t> missing;
+    for (auto row : rows)
+        if (row >= 0 && row < snap->size() && !snap->elements[static_cast<std::size_t>(row)].has_frame)
+            missing.push_back(row);
+    auto* trees = m_backend.trees();
+    if (missing.empty() || !trees)
+        return snap;
+    auto framed = std::make_shared<Snapshot>(*snap);
+    TRY_VOID(trees->read_frames(framed->window, framed->elements, missing, m_options.read_deadline));
+    return SnapshotPtr(std::move(framed));
 }
 
 Result<ElementRef> Engine::resolve_token(Session& s, std::string_view token)
@@ -123,8 +139,10 @@ Result<Engine::Png> Engine::capture_png(Session& s, const Snapshot& snap)
     if (snap.budget_truncated)
         return make_error(ErrorCode::secure_field_refused,
             "no screenshot: the window's tree was cut at the whole-window budget, so secure fields may be unknown");
+    // A secure field the window shows must have known bounds to be blacked out; one that is not
+    // showing is not painted.
     for (const auto& e : snap.elements)
-        if (e.secure() && !e.has_frame)
+        if (e.secure() && e.is(STATE_SHOWING) && !e.has_frame)
             return make_error(ErrorCode::secure_field_refused, "no screenshot: a secure field has no known bounds");
 
     const auto now = now_ms();

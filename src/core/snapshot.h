@@ -22,6 +22,7 @@ struct Snapshot {
     WindowInfo window;
     std::vector<Element> elements; // preorder; [0] is the window's root
     bool budget_truncated = false;  // the window held more than the whole-window budget
+    bool frames_deferred = false;   // frames not read yet except the root's and secure fields' (Engine::with_frames)
     std::uint64_t structure_hash = 0;
     std::int64_t read_at_ms = 0;
 

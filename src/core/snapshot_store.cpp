@@ -22,6 +22,7 @@ SnapshotPtr SnapshotStore::commit(const WindowInfo& window, RawTree raw, std::in
     snap->window = window;
     snap->elements = std::move(raw.elements);
     snap->budget_truncated = raw.truncated;
+    snap->frames_deferred = raw.frames_deferred;
     snap->structure_hash = finish_tree(snap->elements);
     snap->read_at_ms = now_ms;
 

@@ -96,7 +96,8 @@ nd_core::Result<void> require_takeover(const ToolEnv& env, std::string_view what
 
 nd_core::Result<nd_core::Point> click_point(ToolEnv& env, const nd_core::ElementRef& ref)
 {
-    const auto& e = ref.element();
+    const auto framed = TRY(env.engine.with_frames(ref.snapshot, {ref.index}));
+    const auto& e = framed->elements[static_cast<std::size_t>(ref.index)];
     if (!e.has_frame || e.frame.w <= 0 || e.frame.h <= 0)
         return make_error(ErrorCode::action_failed,
             "element " + std::to_string(ref.index) + " has no bounds on screen; use its headless action");

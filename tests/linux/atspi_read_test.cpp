@@ -239,3 +239,56 @@ TEST_F(AtspiReadTest, reads_fast)
 }
 
 } // namespace
+
+namespace {
+
+// Deferred frames: the read leaves out all but the root's (and secure fields'), read_frames fills
+// the rows asked for with the frames a read of everything gives, in fewer calls.
+TEST_F(AtspiReadTest, DeferredFramesAreFilledForTheRowsAskedOnly)
+{
+    nd_core::ReadLimits all;
+    auto whole = m_reader->read_window(m_window, all);
+    ASSERT_TRUE(whole) << whole.error().text();
+    const auto calls_all = m_reader->last_read().calls;
+
+    nd_core::ReadLimits deferred;
+    deferred.frames = nd_core::FrameMode::deferred;
+    auto lean = m_reader->read_window(m_window, deferred);
+    ASSERT_TRUE(lean) << lean.error().text();
+    ASSERT_EQ(lean->elements.size(), whole->elements.size());
+    EXPECT_TRUE(lean->frames_deferred);
+    EXPECT_LT(m_reader->last_read().calls, calls_all);
+    EXPECT_TRUE(lean->elements[0].has_frame);
+    std::vector<std::int32_t> rows;
+    int framed_in_whole = 0;
+    for (std::size_t i = 1; i < lean->elements.size(); ++i) {
+        if (!lean->elements[i].secure()) {
+            EXPECT_FALSE(lean->elements[i].has_frame) << i;
+        }
+        if (i % 2 == 0)
+            rows.push_back(static_cast<std::int32_t>(i));
+        framed_in_whole += whole->elements[i].has_frame;
+    }
+    ASSERT_GT(framed_in_whole, 50);
+    ASSERT_TRUE(m_reader->read_frames(m_window, lean->elements, rows, std::chrono::seconds(3)));
+    for (std::size_t i = 1; i < lean->elements.size(); ++i) {
+        const auto& got = lean->elements[i];
+        const auto& want = whole->elements[i];
+        if (i % 2 != 0) {
+            EXPECT_EQ(got.has_frame, got.secure() && want.has_frame) << i;
+            continue;
+        }
+        EXPECT_EQ(got.has_frame, want.has_frame) << i << " " << got.role;
+        if (got.has_frame && want.has_frame) {
+            EXPECT_EQ(got.frame, want.frame) << i;
+        }
+    }
+    // Rows out of range and a vanished key are skipped, not errors.
+    auto keep = lean->elements;
+    keep[2].key = "bogus";
+    keep[2].has_frame = false;
+    EXPECT_TRUE(m_reader->read_frames(m_window, keep, {-1, 2, 999999}, std::chrono::seconds(3)));
+    EXPECT_FALSE(keep[2].has_frame);
+}
+
+} // namespace

@@ -4,6 +4,8 @@
 #include "png_decode.h"
 #include "tool_harness.h"
 
+#include "backend/mock/mock_tree_reader.h"
+
 #include <regex>
 
 namespace {
@@ -261,6 +263,57 @@ TEST(ReadTools, HungAndClosedWindows)
     auto gone = h.call("click", {{"element_token", token}});
     EXPECT_EQ(gone.code(), "window_target_not_found") << gone.text;
     EXPECT_FALSE(h.call("list_windows").is_error);
+}
+
+} // namespace
+
+namespace {
+
+// Frames are deferred (tree_reader.h): the engine's read leaves them out and the view asks for its
+// own rows' frames in one batch, with the same frames a read of everything gives.
+TEST(ReadTools, FramesAreReadForTheReturnedRowsOnlyAndMatchAFullRead)
+{
+    ToolHarness h;
+    h.start();
+    auto* reader = dynamic_cast<nd_mock::MockTreeReader*>(h.mock().trees());
+    ASSERT_NE(reader, nullptr);
+    const int batches_before = reader->frame_reads();
+    auto r = h.call("get_window_state", {{"app", "Chatter"}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_EQ(reader->frame_reads(), batches_before + 1);
+
+    auto windows = h.mock().windows()->list_windows();
+    ASSERT_TRUE(windows.ok());
+    const nd_core::WindowInfo* chatter = nullptr;
+    for (const auto& w : *windows)
+        if (w.window_id == CHATTER)
+            chatter = &w;
+    ASSERT_NE(chatter, nullptr);
+    auto whole = reader->read_window(*chatter, nd_core::ReadLimits{});
+    ASSERT_TRUE(whole.ok());
+    EXPECT_FALSE(whole->frames_deferred);
+    int framed = 0;
+    for (const auto& row : r.structured["elements"]) {
+        const auto& e = whole->elements.at(row["element_index"].get<std::size_t>());
+        if (!e.has_frame) {
+            EXPECT_TRUE(row["frame"].is_null()) << row.dump();
+            continue;
+        }
+        ++framed;
+        ASSERT_FALSE(row["frame"].is_null()) << row.dump();
+        EXPECT_EQ(row["frame"]["x"], e.frame.x);
+        EXPECT_EQ(row["frame"]["w"], e.frame.w);
+    }
+    EXPECT_GT(framed, 100);
+
+    // A deferred read keeps only the root's and the secure fields' frames.
+    nd_core::ReadLimits deferred;
+    deferred.frames = nd_core::FrameMode::deferred;
+    auto lean = reader->read_window(*chatter, deferred);
+    ASSERT_TRUE(lean.ok());
+    EXPECT_TRUE(lean->frames_deferred);
+    for (std::size_t i = 1; i < lean->elements.size(); ++i)
+        EXPECT_EQ(lean->elements[i].has_frame, lean->elements[i].secure() && whole->elements[i].has_frame) << i;
 }
 
 } // namespace

@@ -105,7 +105,40 @@ nd_core::Result<nd_core::RawTree> MockTreeReader::read_window(const nd_core::Win
         std::min<std::int64_t>(count_nodes(*window->root), limits.max_elements)));
     Walk walk{limits, tree};
     visit(walk, *window->root, -1, 0);
+    // Deferred frames as the Linux backend defers them: the root's and secure fields' stay.
+    if (limits.frames == nd_core::FrameMode::deferred) {
+        tree.frames_deferred = true;
+        for (std::size_t i = 1; i < tree.elements.size(); ++i)
+            if (!tree.elements[i].secure()) {
+                tree.elements[i].has_frame = false;
+                tree.elements[i].frame = {};
+            }
+    }
     return tree;
+}
+
+nd_core::Result<void> MockTreeReader::read_frames(const nd_core::WindowInfo& info, std::vector<nd_core::Element>& elements,
+                                                  const std::vector<std::int32_t>& indices,
+                                                  std::chrono::milliseconds deadline)
+{
+    std::lock_guard lock(m_state.mutex);
+    MockWindow* window = TRY(live_window(m_state, info));
+    if (window->answer_time > deadline)
+        return nd_core::make_error(nd_core::ErrorCode::timed_out,
+                                   "the app of window " + std::to_string(info.window_id) + " did not answer within " +
+                                       std::to_string(deadline.count()) + " ms");
+    ++m_frame_reads;
+    for (auto index : indices) {
+        if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
+            continue;
+        auto& e = elements[static_cast<std::size_t>(index)];
+        auto node = live_node(*window, e);
+        if (node) {
+            e.frame = (*node)->frame;
+            e.has_frame = (*node)->has_frame;
+        }
+    }
+    return {};
 }
 
 nd_core::Result<nd_core::Image> MockCapture::capture_window(const nd_core::WindowInfo& info)

@@ -13,9 +13,14 @@ class MockTreeReader final : public nd_core::TreeReader {
 public:
     explicit MockTreeReader(DesktopState& state) : m_state(state) {}
     nd_core::Result<nd_core::RawTree> read_window(const nd_core::WindowInfo&, const nd_core::ReadLimits&) override;
+    nd_core::Result<void> read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>&,
+                                      const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline) override;
+    // How many read_frames() batches ran (tests check that views read frames once, and only theirs).
+    int frame_reads() const { return m_frame_reads; }
 
 private:
     DesktopState& m_state;
+    int m_frame_reads = 0;
 };
 
 class MockCapture final : public nd_core::Capture {

@@ -13,21 +13,39 @@
 
 namespace nd_core {
 
+// Frames cost a call per element on some toolkits, and most reads never show them (the engine's
+// own reads before and after acts; rows a view leaves out). With `deferred` a backend may leave
+// frames out, except those of the root and of secure fields (capture blacks those out), and fill
+// the rows a view returns later through read_frames().
+enum class FrameMode : std::uint8_t { all, deferred };
+
 struct ReadLimits {
     std::int32_t max_elements = 5000;
     std::int32_t max_depth = 200;
     std::chrono::milliseconds deadline{3000};
+    FrameMode frames = FrameMode::all;
 };
 
 struct RawTree {
     std::vector<Element> elements; // preorder, parent < own index, [0] the window's root
     bool truncated = false;        // cut by the limits
+    bool frames_deferred = false;  // frames were left out (FrameMode::deferred) and may be read later
 };
 
 class TreeReader {
 public:
     virtual ~TreeReader() = default;
     virtual Result<RawTree> read_window(const WindowInfo&, const ReadLimits&) = 0;
+
+    // Fills the frames of elements[i], i in `indices`, that have none, in one batch under one
+    // deadline: `elements` as a deferred read_window() returned them (keys intact). An element that
+    // is gone or has no place on screen keeps has_frame false; only the read's own failure (a hung
+    // app) is an error. Readers that always fill frames keep this default.
+    virtual Result<void> read_frames(const WindowInfo&, std::vector<Element>& /*elements*/,
+                                     const std::vector<std::int32_t>& /*indices*/, std::chrono::milliseconds /*deadline*/)
+    {
+        return {};
+    }
 };
 
 } // namespace nd_core

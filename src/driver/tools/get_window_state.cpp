@@ -34,7 +34,6 @@ nd_core::Result<Target> resolve(ToolEnv& env, const Args& args)
 nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 {
     auto t = TRY(resolve(env, args));
-    const auto& snap = *t.snapshot;
     const bool skeleton = args.boolean("skeleton").value_or(false);
     nd_core::ViewRequest req;
     req.kind = skeleton ? nd_core::ViewKind::skeleton : nd_core::ViewKind::full;
@@ -45,7 +44,14 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
         req.max_elements = std::min(req.max_elements, nd_core::SKELETON_MAX_ELEMENTS);
     req.max_depth = static_cast<std::int32_t>(args.integer("max_depth").value_or(
         skeleton ? nd_core::SKELETON_DEFAULT_MAX_DEPTH : nd_core::FULL_DEFAULT_MAX_DEPTH));
-    auto view = nd_core::project(snap, req);
+    auto view = nd_core::project(*t.snapshot, req);
+    // Frames are read for the rows this view returns only.
+    std::vector<std::int32_t> rows;
+    rows.reserve(view.rows.size());
+    for (const auto& row : view.rows)
+        rows.push_back(row.index);
+    const auto framed = TRY(env.engine.with_frames(t.snapshot, rows));
+    const auto& snap = *framed;
 
     ToolOutput out;
     out.structured.reserve(view.rows.size() * 260 + 512);

@@ -1,6 +1,9 @@
 #include "backend/linux/atspi/atspi_tree_reader.h"
 
+#include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_locator.h"
+#include "backend/linux/atspi/atspi_message.h"
+#include "backend/linux/atspi/atspi_names.h"
 
 namespace nd_linux {
 
@@ -21,8 +24,10 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
 
     WalkOptions options = m_options;
     options.property_gets = located.cache == nullptr;
+    options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     auto tree = TRY(walk.read(located.top.ref));
+    tree.frames_deferred = options.deferred_frames;
     if (Clock::now() > deadline)
         return make_error(ErrorCode::timed_out, "the read finished after its deadline");
     m_last.elements = tree.elements.size();
@@ -31,6 +36,34 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     m_last.used_cache = located.cache != nullptr;
     m_last.used_peer = m_bus.has_peer(located.app.bus);
     return tree;
+}
+
+nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>& elements,
+                                                   const std::vector<std::int32_t>& indices,
+                                                   std::chrono::milliseconds deadline)
+{
+    AtspiBatch batch(m_bus, deadline_in(deadline));
+    for (auto index : indices) {
+        if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
+            continue;
+        auto& e = elements[static_cast<std::size_t>(index)];
+        // Objects that are not showing report no real place (the walk's rule too).
+        if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
+            continue;
+        auto ref = parse_key(e.key);
+        if (!ref)
+            continue;
+        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
+                  [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+                  [&e](const Reply& r) {
+                      nd_core::Frame f;
+                      if (r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0) {
+                          e.frame = f;
+                          e.has_frame = true;
+                      }
+                  });
+    }
+    return batch.run();
 }
 
 } // namespace nd_linux

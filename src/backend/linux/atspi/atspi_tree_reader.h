@@ -23,6 +23,9 @@ public:
     void set_walk_options(WalkOptions options) { m_options = options; }
 
     nd_core::Result<nd_core::RawTree> read_window(const nd_core::WindowInfo&, const nd_core::ReadLimits&) override;
+    // GetExtents of the showing ones among the rows, pipelined in one batch.
+    nd_core::Result<void> read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>&,
+                                      const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline) override;
 
     // What the last successful read cost (for benchmarks and doctor).
     struct LastRead {

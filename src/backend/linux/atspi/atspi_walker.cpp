@@ -137,7 +137,8 @@ void TreeWalk::facts_arrived(int index)
     // Extents cost GTK3 an X round trip each (about 80 µs against 20 µs for GetRole), and what
     // is not showing reports no real place (GTK3 says -2147483648), so by default only showing
     // objects are asked.
-    if ((n.interfaces & IF_COMPONENT) && (m_options.hidden_extents || showing(n.states)))
+    const bool frame_now = !m_options.deferred_frames || index == 0 || n.secure;
+    if ((n.interfaces & IF_COMPONENT) && frame_now && (m_options.hidden_extents || showing(n.states)))
         m_batch.add({n.ref.bus, n.ref.path, IFACE_COMPONENT, "GetExtents"},
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {

@@ -34,6 +34,9 @@ struct WalkOptions {
     // Qt5 crashes on GetAll of the Accessible interface. Qt5 apps offer no Cache.GetItems, which
     // is how the reader tells them apart.
     bool property_gets = false;
+    // FrameMode::deferred: extents of the root and of secure fields only; the rest are read for
+    // the rows a view returns (AtspiTreeReader::read_frames).
+    bool deferred_frames = false;
 };
 
 class TreeWalk {
