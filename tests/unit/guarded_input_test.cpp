@@ -66,6 +66,7 @@ public:
     std::string session_type() const override { return m_mock.session_type(); }
     WindowSource* windows() override { return m_mock.windows(); }
     TreeReader* trees() override { return m_mock.trees(); }
+    ElementFinder* finder() override { return m_mock.finder(); }
     Actuator* actuator() override { return m_mock.actuator(); }
     SyntheticInput* input() override { return &m_input; }
     InputWatcher* watcher() override { return m_mock.watcher(); }

@@ -7,6 +7,7 @@
 
 #include "backend/linux/atspi/atspi_actuator.h"
 #include "backend/linux/atspi/atspi_bus.h"
+#include "backend/linux/atspi/atspi_finder.h"
 #include "backend/linux/atspi/atspi_tree_reader.h"
 #include "backend/linux/x11/x11_capture.h"
 #include "backend/linux/x11/x11_display.h"
@@ -26,6 +27,7 @@ public:
     std::string session_type() const override { return "x11"; }
     nd_core::WindowSource* windows() override { return m_windows.get(); }
     nd_core::TreeReader* trees() override { return m_trees.get(); }
+    nd_core::ElementFinder* finder() override { return m_finder.get(); }
     nd_core::Actuator* actuator() override { return m_actuator.get(); }
     nd_core::SyntheticInput* input() override { return nullptr; }
     nd_core::InputWatcher* watcher() override { return nullptr; }
@@ -42,6 +44,7 @@ private:
     std::unique_ptr<X11WindowSource> m_windows;
     std::unique_ptr<X11Capture> m_capture;
     std::unique_ptr<AtspiTreeReader> m_trees;
+    std::unique_ptr<AtspiFinder> m_finder;
     std::unique_ptr<AtspiActuator> m_actuator;
 };
 

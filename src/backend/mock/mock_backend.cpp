@@ -1,6 +1,7 @@
 #include "backend/mock/mock_backend.h"
 
 #include "backend/mock/fixture_loader.h"
+#include "backend/mock/mock_finder.h"
 #include "backend/mock/mock_actuator.h"
 #include "backend/mock/mock_input.h"
 #include "backend/mock/mock_services.h"
@@ -18,6 +19,7 @@ MockBackend::MockBackend()
     : m_state(std::make_unique<DesktopState>())
     , m_windows(std::make_unique<MockWindowSource>(*m_state))
     , m_trees(std::make_unique<MockTreeReader>(*m_state))
+    , m_finder(std::make_unique<MockFinder>(*m_state))
     , m_capture(std::make_unique<MockCapture>(*m_state))
     , m_actuator(std::make_unique<MockActuator>(*m_state))
     , m_input(std::make_unique<MockInput>(*m_state))
@@ -47,6 +49,7 @@ std::string MockBackend::default_fixture_dir()
 
 nd_core::WindowSource* MockBackend::windows() { return m_windows.get(); }
 nd_core::TreeReader* MockBackend::trees() { return m_trees.get(); }
+nd_core::ElementFinder* MockBackend::finder() { return m_finder.get(); }
 nd_core::Actuator* MockBackend::actuator() { return m_actuator.get(); }
 nd_core::SyntheticInput* MockBackend::input() { return m_input.get(); }
 nd_core::InputWatcher* MockBackend::watcher() { return m_watcher.get(); }

@@ -25,6 +25,7 @@ class MockClipboard;
 class MockInput;
 class MockOverlay;
 class MockTreeReader;
+class MockFinder;
 class MockWatcher;
 class MockWindowSource;
 
@@ -42,6 +43,7 @@ public:
     std::string session_type() const override { return "mock"; }
     nd_core::WindowSource* windows() override;
     nd_core::TreeReader* trees() override;
+    nd_core::ElementFinder* finder() override;
     nd_core::Actuator* actuator() override;
     nd_core::SyntheticInput* input() override;
     nd_core::InputWatcher* watcher() override;
@@ -86,6 +88,7 @@ private:
     std::unique_ptr<DesktopState> m_state;
     std::unique_ptr<MockWindowSource> m_windows;
     std::unique_ptr<MockTreeReader> m_trees;
+    std::unique_ptr<MockFinder> m_finder;
     std::unique_ptr<MockCapture> m_capture;
     std::unique_ptr<MockActuator> m_actuator;
     std::unique_ptr<MockInput> m_input;

@@ -8,6 +8,7 @@
 #include "core/backend/actuator.h"
 #include "core/backend/capture.h"
 #include "core/backend/clipboard.h"
+#include "core/backend/element_finder.h"
 #include "core/backend/input_watcher.h"
 #include "core/backend/overlay.h"
 #include "core/backend/synthetic_input.h"
@@ -27,6 +28,7 @@ public:
 
     virtual WindowSource* windows() = 0;
     virtual TreeReader* trees() = 0;
+    virtual ElementFinder* finder() = 0; // searches by name and role (docs/linux-atspi.md)
     virtual Actuator* actuator() = 0;
     virtual SyntheticInput* input() = 0;
     virtual InputWatcher* watcher() = 0;
