@@ -62,6 +62,8 @@ nd_core::Result<void> AtspiBatch::send(Call& call)
         m_bus.drop_peer(conn);
         return send(call);
     }
+    if (r == -ENOTCONN || r == -ECONNRESET)
+        return make_error(ErrorCode::backend_unavailable, "the AT-SPI bus connection is closed");
     if (r >= 0 && call.args)
         r = call.args(message.get());
     if (r < 0) {
@@ -149,6 +151,10 @@ nd_core::Result<bool> AtspiBatch::process()
             progressed = true;
             continue;
         }
+        // A closing bus answers each outstanding call with a synthetic NoReply, which would read
+        // as "the app is gone": the bus is what went away.
+        if (!m_bus.is_peer(conn) && sd_bus_is_open(conn) <= 0)
+            return make_error(ErrorCode::backend_unavailable, "the AT-SPI bus connection closed");
         progressed = progressed || r > 0;
         ++i;
     }
@@ -189,6 +195,7 @@ nd_core::Result<void> AtspiBatch::wait()
 nd_core::Result<void> AtspiBatch::run()
 {
     std::lock_guard lock(m_bus.mutex());
+    TRY_VOID(m_bus.ensure_connected());
     std::size_t answered_before = m_answered;
     for (;;) {
         while (m_in_flight < MAX_IN_FLIGHT && m_next_to_send < m_calls.size()) {

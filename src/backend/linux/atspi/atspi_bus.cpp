@@ -139,6 +139,7 @@ nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open()
     if (address.empty())
         address = TRY(address_from_session_bus(DEFAULT_CALL_TIMEOUT));
     auto bus = TRY(open_address(address));
+    bus->m_address_from_session = env == nullptr || *env == '\0';
     // Without a registered listener GTK3 answers Cache.GetItems with UnknownMethod; the reader
     // then walks, which is slower but correct, so a registry that refuses is not fatal.
     (void)bus->register_listener();
@@ -146,6 +147,52 @@ nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open()
 }
 
 nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open_address(const std::string& address)
+{
+    sd_bus* bus = TRY(connect(address));
+    return std::unique_ptr<AtspiBus>(new AtspiBus(bus, address));
+}
+
+nd_core::Result<void> AtspiBus::ensure_connected()
+{
+    if (sd_bus_is_open(m_bus) > 0)
+        return {};
+    const auto now = Clock::now();
+    if (now - m_last_reconnect < std::chrono::seconds(1))
+        return make_error(ErrorCode::backend_unavailable, "the AT-SPI bus connection closed; reconnecting shortly");
+    m_last_reconnect = now;
+    std::string address = m_address;
+    if (m_address_from_session) {
+        auto asked = address_from_session_bus(DEFAULT_CALL_TIMEOUT);
+        if (!asked)
+            return make_error(ErrorCode::backend_unavailable,
+                              "the AT-SPI bus went away and no new one is advertised: " + asked.error().message);
+        address = *asked;
+    }
+    auto fresh = connect(address);
+    if (!fresh)
+        return make_error(ErrorCode::backend_unavailable,
+                          "the AT-SPI bus went away and reconnecting failed: " + fresh.error().message);
+    sd_bus_flush_close_unref(m_bus);
+    m_bus = *fresh;
+    m_address = address;
+    ++m_generation;
+    // Unique names restart on a new bus daemon: nothing learned per name still holds.
+    for (auto& [name, peer] : m_peers)
+        sd_bus_flush_close_unref(peer);
+    m_peers.clear();
+    m_no_peer.clear();
+    {
+        std::lock_guard lock(m_pid_mutex);
+        m_pids.clear();
+    }
+    // The listener again (GTK3's cache answers only while one is registered); its reply is not
+    // waited for: the batch that called us sends it ahead of its own calls.
+    (void)sd_bus_call_method_async(m_bus, nullptr, REGISTRY_NAME, REGISTRY_PATH, IFACE_REGISTRY, "RegisterEvent",
+                                   nullptr, nullptr, "sass", "object:children-changed", 0, "");
+    return {};
+}
+
+nd_core::Result<sd_bus*> AtspiBus::connect(const std::string& address)
 {
     if (address.empty())
         return make_error(ErrorCode::backend_unavailable, "empty AT-SPI bus address");
@@ -163,7 +210,7 @@ nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open_address(const std::str
         r = sd_bus_start(bus.get());
     if (r < 0)
         return make_error(ErrorCode::backend_unavailable, "cannot connect to the AT-SPI bus: " + errno_text(r));
-    return std::unique_ptr<AtspiBus>(new AtspiBus(bus.release(), address));
+    return bus.release();
 }
 
 nd_core::Result<void> AtspiBus::register_listener()

@@ -62,6 +62,9 @@ public:
     AtspiBus& operator=(const AtspiBus&) = delete;
 
     sd_bus* bus() const { return m_bus; }
+    // Bumped each time the connection is replaced (reconnect()): bus names learned before then
+    // name nothing, or someone else, now; holders of per-name memory start afresh.
+    std::uint64_t generation() const { return m_generation; }
     const std::string& address() const { return m_address; }
     std::mutex& mutex() { return m_mutex; }
 
@@ -92,9 +95,15 @@ public:
     bool is_peer(const sd_bus*) const;
     void drop_peer(sd_bus*);
 
+    // For AtspiBatch, with mutex() held: when the bus connection has closed (the AT-SPI bus went
+    // away), connects again, to the address asked anew from the session bus when that is where
+    // it came from; at most one attempt a second, backend_unavailable while there is no bus.
+    nd_core::Result<void> ensure_connected();
+
 private:
     AtspiBus(sd_bus*, std::string address);
     nd_core::Result<void> register_listener();
+    static nd_core::Result<sd_bus*> connect(const std::string& address);
 
     sd_bus* m_bus = nullptr;
     std::string m_address;
@@ -111,6 +120,9 @@ private:
     std::unordered_map<std::string, sd_bus*, NameHash, std::equal_to<>> m_peers;
     std::unordered_set<std::string> m_no_peer;
     bool m_peers_enabled = true;
+    bool m_address_from_session = false; // reconnect() asks the session bus again
+    std::uint64_t m_generation = 0;
+    Clock::time_point m_last_reconnect{};
 };
 
 // Asks the session bus ($DBUS_SESSION_BUS_ADDRESS) where the accessibility bus is

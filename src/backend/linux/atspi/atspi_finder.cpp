@@ -32,6 +32,11 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
 {
     TRY_VOID(nd_core::check_query(query));
     Deadline deadline = deadline_in(query.deadline);
+    if (m_bus.generation() != m_bus_generation) {
+        m_no_cache.clear();
+        m_no_collection.clear();
+        m_bus_generation = m_bus.generation();
+    }
     auto located = TRY(locate_window(m_bus, window, m_no_cache, deadline));
     if (located.cache_refused)
         remember(m_no_cache, located.app.bus);

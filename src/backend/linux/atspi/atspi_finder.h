@@ -50,6 +50,7 @@ private:
     // Apps that refused Cache.GetItems, and apps without Collection.GetMatches: not asked again.
     std::unordered_set<std::string> m_no_cache;
     std::unordered_set<std::string> m_no_collection;
+    std::uint64_t m_bus_generation = 0; // both sets' names belong to this connection of the bus
     LastFind m_last;
 };
 

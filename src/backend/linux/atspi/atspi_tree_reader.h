@@ -42,6 +42,7 @@ private:
     WalkOptions m_options;
     // Apps that answered Cache.GetItems with "no such method" (Qt5): not asked again.
     std::unordered_set<std::string> m_no_cache;
+    std::uint64_t m_bus_generation = 0; // m_no_cache's names belong to this connection of the bus
     LastRead m_last;
 };
 
