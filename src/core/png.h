@@ -15,7 +15,9 @@ namespace nd_core {
 // width * height * 4 bytes of RGBA.
 bool image_is_valid(const Image&);
 
-// An 8-bit RGBA PNG (colour type 6, no interlace), compressed with zlib's fastest level.
+// An 8-bit PNG without interlace: RGB (colour type 2) when every pixel is opaque, as in every
+// capture, else RGBA (colour type 6). Rows are Sub-filtered and compressed by the encoder of
+// png_deflate.h, which is made for screen content.
 // Returns an empty string, never a valid PNG, for an image that is not image_is_valid().
 std::string encode_png(const Image&);
 
