@@ -109,6 +109,7 @@ public:
 
 private:
     Result<void> check_lease(Session&);
+    void release_clipboard(); // the session that may have written it ended
     std::string new_session_id();
 
     Backend& m_backend;

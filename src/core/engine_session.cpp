@@ -167,6 +167,7 @@ Result<void> Engine::end_session()
     if (!m_session || m_session->end != SessionEnd::none)
         return Ok{};
     end_takeover(*m_session, "the session ended");
+    release_clipboard();
     m_session->end = SessionEnd::ended;
     m_audit.record({.event = "session.end", .session = m_session->id, .outcome = AuditOutcome::ok()});
     return Ok{};
@@ -206,6 +207,7 @@ void Engine::kill_switch()
     if (!m_session || m_session->end != SessionEnd::none)
         return;
     end_takeover(*m_session, "the kill switch stopped the session");
+    release_clipboard();
     m_session->end = SessionEnd::killed;
     m_audit.record({.event = "kill_switch", .session = m_session->id, .outcome = AuditOutcome::ok()});
 }
@@ -215,11 +217,18 @@ Result<void> Engine::revoke(std::string_view session_id)
     if (!m_session || m_session->id != session_id || m_session->end != SessionEnd::none)
         return make_error(ErrorCode::invalid_arguments, "no live session has that id");
     end_takeover(*m_session, "the host revoked the session");
+    release_clipboard();
     m_session->end = SessionEnd::revoked;
     m_audit.record({.event = "session.revoke", .session = m_session->id, .outcome = AuditOutcome::ok()});
     return Ok{};
 }
 
 void Engine::connection_closed() { (void)end_session(); }
+
+void Engine::release_clipboard()
+{
+    if (auto* clipboard = m_backend.clipboard())
+        clipboard->release();
+}
 
 } // namespace nd_core

@@ -14,6 +14,7 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_bus = TRY(AtspiBus::open());
     b->m_windows = std::make_unique<X11WindowSource>(*b->m_display);
     b->m_capture = std::make_unique<X11Capture>(*b->m_display);
+    b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);
     b->m_finder = std::make_unique<AtspiFinder>(*b->m_bus);
     b->m_actuator = std::make_unique<AtspiActuator>(*b->m_bus);

@@ -10,6 +10,7 @@
 #include "backend/linux/atspi/atspi_finder.h"
 #include "backend/linux/atspi/atspi_tree_reader.h"
 #include "backend/linux/x11/x11_capture.h"
+#include "backend/linux/x11/x11_clipboard.h"
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_windows.h"
 #include "core/backend/backend.h"
@@ -32,7 +33,7 @@ public:
     nd_core::SyntheticInput* input() override { return nullptr; }
     nd_core::InputWatcher* watcher() override { return nullptr; }
     nd_core::Capture* capture() override { return m_capture.get(); }
-    nd_core::Clipboard* clipboard() override { return nullptr; }
+    nd_core::Clipboard* clipboard() override { return m_clipboard.get(); }
     nd_core::Overlay* overlay() override { return nullptr; }
     nd_core::RegistryReport registry() override;
 
@@ -43,6 +44,7 @@ private:
     std::unique_ptr<AtspiBus> m_bus;
     std::unique_ptr<X11WindowSource> m_windows;
     std::unique_ptr<X11Capture> m_capture;
+    std::unique_ptr<X11Clipboard> m_clipboard;
     std::unique_ptr<AtspiTreeReader> m_trees;
     std::unique_ptr<AtspiFinder> m_finder;
     std::unique_ptr<AtspiActuator> m_actuator;

@@ -51,8 +51,9 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
     std::optional<std::string> capture_reason = xr;
     if (!capture_reason && !x.extensions.composite)
         capture_reason = "composite_missing";
-    // Takeover input, its indicator and hand-back, and the clipboard come with the next issue (#4):
-    // this build says so rather than offering what it cannot do.
+    // Takeover input, its indicator and hand-back come with issue 4: this build says so rather than
+    // offering what it cannot do. The clipboard is built (X11Clipboard), but clipboard_read also
+    // needs the host's approval per call, whose channel (the control pipe) is not built yet.
     std::optional<std::string> takeover_reason = xr ? xr : std::optional<std::string>("not_built");
     if (!xr && !x.extensions.xtest)
         takeover_reason = "xtest_missing";
@@ -73,8 +74,7 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
         cap("invoke_notification_action", Status::unsupported, "no_platform_api", ConsentKind::session),
         cap("clipboard_read", Status::unavailable, xr ? xr : std::optional<std::string>("not_built"),
             ConsentKind::separate),
-        cap("clipboard_write", Status::unavailable, xr ? xr : std::optional<std::string>("not_built"),
-            ConsentKind::session),
+        cap("clipboard_write", xr ? Status::unavailable : Status::available, xr, ConsentKind::session),
     };
     r.permissions = {
         {"accessibility", ar ? "missing" : "granted", ar},

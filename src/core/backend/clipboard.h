@@ -14,6 +14,9 @@ public:
     virtual ~Clipboard() = default;
     virtual Result<std::string> read_text() = 0;
     virtual Result<void> write_text(std::string_view) = 0;
+    // Gives up what write_text() holds (on X11 the selection and the thread serving it) and wipes
+    // the text; called when the session that wrote ends.
+    virtual void release() {}
 };
 
 } // namespace nd_core
