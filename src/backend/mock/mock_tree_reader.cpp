@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
+#include <unordered_map>
 
 namespace nd_mock {
 
@@ -128,14 +130,24 @@ nd_core::Result<void> MockTreeReader::read_frames(const nd_core::WindowInfo& inf
                                    "the app of window " + std::to_string(info.window_id) + " did not answer within " +
                                        std::to_string(deadline.count()) + " ms");
     ++m_frame_reads;
+    // One pass over the window's nodes, then a look-up per row: a whole view asks for 5,000.
+    std::unordered_map<std::string_view, const Node*> by_key;
+    std::vector<const Node*> stack{window->root.get()};
+    while (!stack.empty()) {
+        const Node* node = stack.back();
+        stack.pop_back();
+        by_key.emplace(node->key, node);
+        for (const auto& child : node->children)
+            stack.push_back(child.get());
+    }
     for (auto index : indices) {
         if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
             continue;
         auto& e = elements[static_cast<std::size_t>(index)];
-        auto node = live_node(*window, e);
-        if (node) {
-            e.frame = (*node)->frame;
-            e.has_frame = (*node)->has_frame;
+        auto it = by_key.find(e.key);
+        if (it != by_key.end()) {
+            e.frame = it->second->frame;
+            e.has_frame = it->second->has_frame;
         }
     }
     return {};
