@@ -5,6 +5,8 @@
 
 #include "core/result.h"
 
+#include <functional>
+
 namespace nd_core {
 
 class Overlay {
@@ -15,6 +17,10 @@ public:
     virtual void hide_indicator() = 0;
     // False when another client unmapped or destroyed it, or its display connection failed.
     virtual bool indicator_alive() = 0;
+    // The person clicked Continue on the paused indicator with a real click (§4.3: not a
+    // SendEvent, no driver button press in the last 1.5 s). Called from the overlay's own thread;
+    // the driver wires it to Engine::resume. Backends without a Continue button never call it.
+    virtual void set_continue_handler(std::function<void()>) {}
 };
 
 } // namespace nd_core
