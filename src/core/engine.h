@@ -9,8 +9,10 @@
 #include "core/audit.h"
 #include "core/backend/backend.h"
 #include "core/consent.h"
+#include "core/engine_events.h"
 #include "core/session.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <mutex>
@@ -58,7 +60,11 @@ struct EngineOptions {
 
 class Engine {
 public:
+    // Wires the overlay's Continue button to resume(indicator); the destructor unwires it.
     Engine(Backend&, ConsentProvider&, AuditLog&, EngineOptions = {});
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
 
     Backend& backend() { return m_backend; }
     AuditLog& audit() { return m_audit; }
@@ -79,8 +85,25 @@ public:
     Result<void> revoke(std::string_view session_id);
     // Ends the takeover (hides the indicator); the session stays, headless.
     void end_takeover(Session&, std::string reason);
-    // Pauses the takeover on the person's input (§4.3).
+
+    // The hand-back and the host's controls (engine_control.cpp).
+    // Pauses the takeover on the person's input (§4.3) and emits takeover.paused.
     void pause(Session&, std::string_view paused_reason);
+    // Resumes a paused takeover (§4.3): the session with this id, or with an empty id the paused
+    // session, if any. Only a live, paused session whose lease has not ended resumes; every token
+    // issued before is stale afterwards. Returns the id resumed, or nothing when nothing was.
+    // A resume never undoes a kill switch or revocation and does not extend the lease.
+    std::optional<std::string> resume(ResumeBy, std::string_view session_id = {});
+    // Receives takeover.paused / takeover.resumed; null sends nothing. Set it before other threads
+    // run, or with the mutex held.
+    void set_events(EngineEvents* events) { m_events = events; }
+    // Thread-safe and never waits for mutex(): asks a tool call in progress to stop at its next
+    // input check, for the kill switch (empty id) or a revocation of this session id. The caller
+    // then takes the mutex, calls kill_switch() or revoke(), and clears it with clear_interrupt().
+    void interrupt(std::string_view session_id = {});
+    void clear_interrupt();
+    // The error a GuardedInput check returns when an interrupt names this session, else nothing.
+    std::optional<Error> interrupted(std::string_view session_id) const;
     void connection_closed();
 
     // Windows (engine_windows.cpp).
@@ -121,6 +144,11 @@ private:
     std::chrono::steady_clock::time_point m_epoch = std::chrono::steady_clock::now();
     std::mutex m_mutex; // guards m_session against the control pipe's thread
     bool m_killed = false;
+    EngineEvents* m_events = nullptr;
+    // An interrupt asked for by the control pipe while a tool call may hold m_mutex.
+    std::atomic<bool> m_interrupt_pending{false};
+    mutable std::mutex m_interrupt_mutex;
+    std::string m_interrupt_session; // empty: the kill switch, every session
 
 public:
     // The control pipe (another thread) takes this lock around kill_switch / revoke / resume.

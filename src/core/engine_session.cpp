@@ -14,6 +14,19 @@ Engine::Engine(Backend& backend, ConsentProvider& consent, AuditLog& audit, Engi
     , m_audit(audit)
     , m_options(std::move(options))
 {
+    // The Continue button is the person's own click (§4.3); it arrives on the overlay's thread, so
+    // the resume takes the same lock as the tool calls and the control pipe.
+    if (auto* overlay = m_backend.overlay())
+        overlay->set_continue_handler([this] {
+            std::lock_guard lock(m_mutex);
+            resume(ResumeBy::indicator);
+        });
+}
+
+Engine::~Engine()
+{
+    if (auto* overlay = m_backend.overlay())
+        overlay->set_continue_handler({});
 }
 
 void Engine::set_client_name(std::string name)
@@ -94,7 +107,15 @@ Result<const Session*> Engine::start_session(const SessionRequest& req)
         return make_error(ErrorCode::consent_denied, "the person did not allow this session");
 
     if (!reuse) {
+        // A pause outlives its session: ending it (or a kill switch, a revocation) and starting a
+        // new one must not resume what only the person's click resumes (§4.3).
+        TakeoverState carried;
+        if (m_session && m_session->takeover.paused) {
+            carried.paused = true;
+            carried.paused_reason = m_session->takeover.paused_reason;
+        }
         m_session.emplace();
+        m_session->takeover = std::move(carried);
         m_session->id = new_session_id();
         m_session->started_ms = now;
     }
@@ -113,7 +134,8 @@ Result<const Session*> Engine::start_session(const SessionRequest& req)
         auto* overlay = m_backend.overlay();
         if (!grant.takeover) {
             s.takeover.reason = "the person did not allow takeover";
-        } else if (!overlay || !m_backend.input()) {
+        } else if (!overlay || !m_backend.input() || !m_backend.watcher()) {
+            // Without a watcher the person could not take control back (§4.3): no takeover then.
             s.takeover.reason = "this backend has no takeover input";
         } else if (auto shown = overlay->show_indicator(); !shown.ok()) {
             s.takeover.reason = "the takeover indicator could not be shown";
@@ -147,19 +169,6 @@ void Engine::end_takeover(Session& s, std::string reason)
     s.takeover_granted = false;
     s.input = InputMode::headless;
     s.pointer_anchor.reset();
-}
-
-void Engine::pause(Session& s, std::string_view paused_reason)
-{
-    s.takeover.paused = true;
-    s.takeover.paused_reason = std::string(paused_reason);
-    if (s.takeover.on)
-        if (auto* overlay = m_backend.overlay())
-            overlay->set_paused(true);
-    m_audit.record({.event = "takeover.paused",
-        .session = s.id,
-        .reason = AuditName::match(paused_reason, {"pointer_moved", "key_pressed", "button_pressed"})
-                      .value_or(AuditName{})});
 }
 
 Result<void> Engine::end_session()

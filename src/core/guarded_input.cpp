@@ -45,6 +45,14 @@ Result<void> GuardedInput::stop(std::string_view reason)
 
 Result<void> GuardedInput::check()
 {
+    // The kill switch or a revocation from the control pipe, while this call holds the engine.
+    if (auto stopped = m_engine.interrupted(m_session.id)) {
+        release_all();
+        stopped->effect = m_sent_any ? "stopped" : "refused";
+        if (m_typed >= 0)
+            stopped->typed_characters = m_typed;
+        return *stopped;
+    }
     if (m_session.takeover.paused) {
         Error e(ErrorCode::user_took_over, "the takeover is paused");
         e.effect = m_sent_any ? "stopped" : "refused";

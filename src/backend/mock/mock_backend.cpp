@@ -192,6 +192,8 @@ void MockBackend::fail_indicator(bool fail)
     m_state->indicator_fails = fail;
 }
 
+bool MockBackend::click_continue() { return m_overlay->click_continue(); }
+
 void MockBackend::destroy_indicator()
 {
     std::lock_guard lock(m_state->mutex);

@@ -79,6 +79,8 @@ public:
     bool indicator_paused() const;
     void fail_indicator(bool fail); // show_indicator fails while set
     void destroy_indicator();       // another client destroyed it: indicator_alive() is false
+    // The person clicks the paused indicator's Continue (false when no paused indicator is shown).
+    bool click_continue();
 
     std::vector<std::string> fixture_files() const;
 

@@ -58,4 +58,29 @@ bool MockOverlay::indicator_alive()
     return m_state.indicator_shown && !m_state.indicator_destroyed;
 }
 
+void MockOverlay::set_continue_handler(std::function<void()> handler)
+{
+    std::lock_guard lock(m_handler_mutex);
+    m_continue = std::move(handler);
+}
+
+bool MockOverlay::click_continue()
+{
+    {
+        std::lock_guard lock(m_state.mutex);
+        if (!m_state.indicator_shown || m_state.indicator_destroyed || !m_state.indicator_paused)
+            return false;
+    }
+    std::function<void()> handler;
+    {
+        std::lock_guard lock(m_handler_mutex);
+        handler = m_continue;
+    }
+    // The handler takes the engine's lock and calls set_paused(): no mock lock may be held here.
+    if (!handler)
+        return false;
+    handler();
+    return true;
+}
+
 } // namespace nd_mock

@@ -8,6 +8,9 @@
 #include "core/backend/overlay.h"
 #include "core/backend/window_source.h"
 
+#include <functional>
+#include <mutex>
+
 namespace nd_mock {
 
 class MockWindowSource final : public nd_core::WindowSource {
@@ -37,9 +40,15 @@ public:
     void set_paused(bool) override;
     void hide_indicator() override;
     bool indicator_alive() override;
+    void set_continue_handler(std::function<void()>) override;
+    // The person clicks Continue: calls the handler when the indicator is shown and paused (the
+    // button exists only then). Returns whether it was called. Takes no lock while calling it.
+    bool click_continue();
 
 private:
     DesktopState& m_state;
+    std::mutex m_handler_mutex;
+    std::function<void()> m_continue;
 };
 
 } // namespace nd_mock

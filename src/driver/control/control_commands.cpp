@@ -1,0 +1,192 @@
+#include "driver/control/control_commands.h"
+
+#include "core/act_result.h"
+#include "core/json_writer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace nd_driver {
+
+using nd_core::Error;
+using nd_core::ErrorCode;
+using nd_core::JsonWriter;
+
+namespace {
+
+// What the host sent that a reply repeats: bounded, so a reply line stays small whatever came in.
+constexpr std::size_t MAX_ECHO_CHARS = 128;
+
+struct Request {
+    std::string method;
+    nlohmann::json params = nlohmann::json::object();
+    nlohmann::json id; // null when absent or not a string or integer
+};
+
+void write_id(JsonWriter& w, const nlohmann::json& id)
+{
+    if (id.is_string())
+        w.field("id", id.get_ref<const std::string&>().substr(0, MAX_ECHO_CHARS));
+    else if (id.is_number_integer())
+        w.field("id", id.get<std::int64_t>());
+}
+
+std::string error_line(const Error& e, const Request* request)
+{
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object().field("event", "error");
+    if (request && !request->method.empty())
+        w.field("method", std::string_view(request->method).substr(0, MAX_ECHO_CHARS));
+    else
+        w.key("method").null();
+    if (request)
+        write_id(w, request->id);
+    w.key("error");
+    nd_core::write_error_object(w, e);
+    w.end_object();
+    return out;
+}
+
+void begin_ack(JsonWriter& w, const Request& r)
+{
+    w.begin_object().field("event", "ack").field("method", r.method);
+    write_id(w, r.id);
+}
+
+void write_ids(JsonWriter& w, std::string_view key, const std::vector<std::string>& ids)
+{
+    w.key(key).begin_array();
+    for (const auto& id : ids)
+        w.string(id);
+    w.end_array();
+}
+
+// The optional "session" parameter: absent is fine, anything but a non-empty string is not.
+nd_core::Result<std::optional<std::string>> session_param(const Request& r)
+{
+    auto it = r.params.find("session");
+    if (it == r.params.end() || it->is_null())
+        return std::optional<std::string>{};
+    if (!it->is_string() || it->get_ref<const std::string&>().empty())
+        return nd_core::make_error(ErrorCode::invalid_arguments, "params.session must be a session id string");
+    return std::optional<std::string>(it->get<std::string>());
+}
+
+} // namespace
+
+std::string ControlCommands::line_too_long(std::size_t max_line_bytes)
+{
+    return error_line(Error(ErrorCode::invalid_arguments,
+                          "the line is longer than " + std::to_string(max_line_bytes) + " bytes and was skipped"),
+        nullptr);
+}
+
+std::string ControlCommands::handle(std::string_view line)
+{
+    auto doc = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+        return error_line(Error(ErrorCode::invalid_arguments, "a control line must be one JSON object"), nullptr);
+    Request r;
+    if (auto id = doc.find("id"); id != doc.end() && (id->is_string() || id->is_number_integer()))
+        r.id = *id;
+    auto method = doc.find("method");
+    if (method == doc.end() || !method->is_string())
+        return error_line(Error(ErrorCode::invalid_arguments, "a control line needs a method string"), &r);
+    r.method = method->get<std::string>();
+    if (auto params = doc.find("params"); params != doc.end() && !params->is_null()) {
+        if (!params->is_object())
+            return error_line(Error(ErrorCode::invalid_arguments, "params must be an object"), &r);
+        r.params = *params;
+    }
+
+    std::string out;
+    JsonWriter w(out);
+    if (r.method == "takeover.resume") {
+        auto session = session_param(r);
+        if (!session.ok())
+            return error_line(session.error(), &r);
+        std::vector<std::string> resumed;
+        {
+            std::lock_guard lock(m_engine.mutex());
+            if (auto id = m_engine.resume(nd_core::ResumeBy::host, session->value_or(std::string())))
+                resumed.push_back(std::move(*id));
+        }
+        begin_ack(w, r);
+        write_ids(w, "resumed", resumed);
+        w.end_object();
+        return out;
+    }
+    if (r.method == "session.revoke") {
+        auto session = session_param(r);
+        if (!session.ok())
+            return error_line(session.error(), &r);
+        if (!*session)
+            return error_line(Error(ErrorCode::invalid_arguments, "session.revoke needs params.session"), &r);
+        // Stop a tool call of this session that holds the engine now, at its next input check.
+        m_engine.interrupt(**session);
+        nd_core::Result<void> revoked = nd_core::Ok{};
+        std::int64_t at = 0;
+        {
+            std::lock_guard lock(m_engine.mutex());
+            revoked = m_engine.revoke(**session);
+            at = m_engine.now_ms();
+            m_engine.clear_interrupt();
+        }
+        if (!revoked.ok())
+            return error_line(revoked.error(), &r);
+        begin_ack(w, r);
+        w.field("session", **session).field("at_ms", at).end_object();
+        return out;
+    }
+    if (r.method == "kill_switch") {
+        // Stops a tool call in progress first (it releases what it holds), then every session.
+        m_engine.interrupt();
+        std::vector<std::string> stopped;
+        std::int64_t at = 0;
+        {
+            std::lock_guard lock(m_engine.mutex());
+            if (const auto* s = m_engine.session(); s && s->end == nd_core::SessionEnd::none)
+                stopped.push_back(s->id);
+            m_engine.kill_switch();
+            at = m_engine.now_ms();
+            m_engine.clear_interrupt();
+        }
+        begin_ack(w, r);
+        write_ids(w, "stopped", stopped);
+        w.field("at_ms", at).end_object();
+        return out;
+    }
+    return error_line(Error(ErrorCode::unknown_method, "the control pipe has no method of that name"), &r);
+}
+
+std::string paused_event_line(std::string_view session, std::string_view paused_reason, std::int64_t at_ms)
+{
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object()
+        .field("event", "takeover.paused")
+        .field("session", session)
+        .field("reason", paused_reason)
+        .field("at_ms", at_ms)
+        .end_object();
+    return out;
+}
+
+std::string resumed_event_line(std::string_view session, nd_core::ResumeBy by, std::int64_t at_ms)
+{
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object()
+        .field("event", "takeover.resumed")
+        .field("session", session)
+        .field("by", nd_core::resume_by_name(by))
+        .field("at_ms", at_ms)
+        .end_object();
+    return out;
+}
+
+} // namespace nd_driver

@@ -1,0 +1,40 @@
+#pragma once
+
+// The host control pipe's verbs (docs/control-pipe.md): one JSON request line in, one JSON reply
+// line out, on the engine. No threads and no descriptors here (ControlPipe owns those), so the
+// line handling is tested on its own.
+//
+//   takeover.resume {session?}  -> {"event":"ack","method":"takeover.resume","resumed":[ids]}
+//   session.revoke  {session}   -> {"event":"ack","method":"session.revoke","session":id,"at_ms":N}
+//   kill_switch                 -> {"event":"ack","method":"kill_switch","stopped":[ids],"at_ms":N}
+//   anything else               -> {"event":"error","method":m|null,"error":{code,...}}
+//
+// A request's "id" (a string or a number), when present, is echoed in its reply.
+
+#include "core/engine.h"
+
+#include <string>
+#include <string_view>
+
+namespace nd_driver {
+
+class ControlCommands {
+public:
+    explicit ControlCommands(nd_core::Engine& engine) : m_engine(engine) {}
+
+    // Handles one request line (without its newline) and returns the reply line (without one).
+    // Never throws. Takes the engine's mutex for the verbs that change a session.
+    std::string handle(std::string_view line);
+
+    // The reply to a line longer than the pipe's cap (the line itself was never held).
+    static std::string line_too_long(std::size_t max_line_bytes);
+
+private:
+    nd_core::Engine& m_engine;
+};
+
+// The host events of §4.3, as lines (without the newline).
+std::string paused_event_line(std::string_view session, std::string_view paused_reason, std::int64_t at_ms);
+std::string resumed_event_line(std::string_view session, nd_core::ResumeBy, std::int64_t at_ms);
+
+} // namespace nd_driver

@@ -1,0 +1,140 @@
+#include "driver/control/control_pipe.h"
+
+#include "driver/mcp/line_reader.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <poll.h>
+#include <string>
+#include <unistd.h>
+
+namespace nd_driver {
+
+namespace {
+
+void log_line(std::string_view what) { std::cerr << "nish-driver: control pipe: " << what << "\n"; }
+
+} // namespace
+
+ControlPipe::ControlPipe(nd_core::Engine& engine, int in_fd, int out_fd, ControlPipeOptions options)
+    : m_engine(engine)
+    , m_commands(engine)
+    , m_in_fd(in_fd)
+    , m_out_fd(out_fd)
+    , m_options(options)
+{
+}
+
+ControlPipe::~ControlPipe()
+{
+    stop();
+    for (int fd : m_wake_pipe)
+        if (fd >= 0)
+            ::close(fd);
+}
+
+nd_core::Result<void> ControlPipe::start()
+{
+    if (::pipe2(m_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return nd_core::make_error(nd_core::ErrorCode::internal_error, std::string("cannot create the wake pipe: ") + std::strerror(errno));
+    // A host that closed its reading end gives EPIPE, not a signal that ends the driver.
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+    // A host that stops reading must not block the engine: writes wait at most the write timeout.
+    if (int flags = ::fcntl(m_out_fd, F_GETFL); flags >= 0)
+        ::fcntl(m_out_fd, F_SETFL, flags | O_NONBLOCK);
+    {
+        std::lock_guard lock(m_engine.mutex());
+        m_engine.set_events(this);
+        m_hooked = true;
+    }
+    m_reader = std::thread([this] { read_loop(); });
+    return nd_core::Ok{};
+}
+
+void ControlPipe::stop()
+{
+    if (m_hooked) {
+        std::lock_guard lock(m_engine.mutex());
+        m_engine.set_events(nullptr);
+        m_hooked = false;
+    }
+    if (m_wake_pipe[1] >= 0) {
+        char byte = 1;
+        [[maybe_unused]] auto n = ::write(m_wake_pipe[1], &byte, 1);
+    }
+    if (m_reader.joinable())
+        m_reader.join();
+}
+
+void ControlPipe::read_loop()
+{
+    LineReader reader(m_in_fd, m_wake_pipe[0], m_options.max_line_bytes);
+    std::string line;
+    for (;;) {
+        switch (reader.next(line)) {
+        case LineReader::Status::Line:
+            // Blank lines are keep-alives at most; they get no answer.
+            if (line.find_first_not_of(" \t\r") == std::string::npos)
+                continue;
+            // A command runs even when its ack can no longer be written: a kill switch must stop
+            // everything whatever became of the host's reading end.
+            send(m_commands.handle(line));
+            continue;
+        case LineReader::Status::TooLong: send(ControlCommands::line_too_long(m_options.max_line_bytes)); continue;
+        case LineReader::Status::Failed: log_line("reading the input failed"); return;
+        case LineReader::Status::End:
+        case LineReader::Status::Stopped: return;
+        }
+    }
+}
+
+void ControlPipe::takeover_paused(std::string_view session, std::string_view paused_reason, std::int64_t at_ms)
+{
+    send(paused_event_line(session, paused_reason, at_ms));
+}
+
+void ControlPipe::takeover_resumed(std::string_view session, nd_core::ResumeBy by, std::int64_t at_ms)
+{
+    send(resumed_event_line(session, by, at_ms));
+}
+
+bool ControlPipe::send(std::string_view body)
+{
+    std::string line(body);
+    line.push_back('\n');
+    std::lock_guard lock(m_write_mutex);
+    if (m_output_closed)
+        return false;
+    const auto deadline = std::chrono::steady_clock::now() + m_options.write_timeout;
+    std::size_t offset = 0;
+    while (offset < line.size()) {
+        ssize_t n = ::write(m_out_fd, line.data() + offset, line.size() - offset);
+        if (n >= 0) {
+            offset += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() > 0) {
+                pollfd pfd{m_out_fd, POLLOUT, 0};
+                ::poll(&pfd, 1, static_cast<int>(left.count()));
+                continue;
+            }
+            log_line("the host stopped reading; no more control output");
+        } else if (errno != EPIPE) {
+            log_line(std::string("writing the output failed: ") + std::strerror(errno));
+        }
+        m_output_closed = true;
+        return false;
+    }
+    return true;
+}
+
+} // namespace nd_driver

@@ -1,0 +1,218 @@
+// The real `nish-driver mcp --backend mock --consent auto --control-fd 3,4` binary, driven over stdio
+// MCP with the control lines beside it: acks, errors, the kill switch stopping a typing call,
+// revocation, end of file on the control pipe, and bad --control-fd values.
+
+#include "pipe_lines.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <signal.h>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+using nd_test::LineIn;
+using nd_test::Pipe;
+using nd_test::write_line;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// The real binary, with stdin/stdout and the control pipe on descriptors 3 and 4.
+class Driver {
+public:
+    Driver()
+    {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, m_stdin.fd[0], 0);
+        posix_spawn_file_actions_adddup2(&actions, m_stdout.fd[1], 1);
+        posix_spawn_file_actions_adddup2(&actions, m_ctl_in.fd[0], 3);
+        posix_spawn_file_actions_adddup2(&actions, m_ctl_out.fd[1], 4);
+        const std::string bin = std::string(NISH_BIN_DIR) + "/nish-driver";
+        std::vector<std::string> args = {bin, "mcp", "--backend", "mock", "--consent", "auto", "--control-fd", "3,4"};
+        std::vector<char*> argv;
+        for (auto& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        std::vector<std::string> env_strings = {"NISH_AUDIT_LOG="};
+        for (char** e = environ; *e; ++e)
+            if (std::string_view(*e).rfind("NISH_AUDIT_LOG=", 0) != 0)
+                env_strings.emplace_back(*e);
+        std::vector<char*> envp;
+        for (auto& e : env_strings)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
+        EXPECT_EQ(posix_spawn(&m_pid, bin.c_str(), &actions, nullptr, argv.data(), envp.data()), 0);
+        posix_spawn_file_actions_destroy(&actions);
+        // Only the child keeps its ends.
+        m_stdin.close_read();
+        m_stdout.close_write();
+        m_ctl_in.close_read();
+        m_ctl_out.close_write();
+    }
+    ~Driver()
+    {
+        if (m_pid > 0) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+    }
+
+    json rpc(const json& request)
+    {
+        write_line(m_stdin.fd[1], request.dump());
+        for (;;) {
+            auto reply = m_mcp.next_json();
+            if (reply.is_discarded() || reply.value("id", json()) == request["id"])
+                return reply;
+        }
+    }
+    json tool(const std::string& name, const json& args = json::object())
+    {
+        return rpc({{"jsonrpc", "2.0"}, {"id", ++m_id}, {"method", "tools/call"},
+            {"params", {{"name", name}, {"arguments", args}}}})["result"];
+    }
+    // The reply to a request already written.
+    json rpc_reply(const json& id)
+    {
+        for (;;) {
+            auto reply = m_mcp.next_json();
+            if (reply.is_discarded() || reply.value("id", json()) == id)
+                return reply;
+        }
+    }
+    int stdin_fd() const { return m_stdin.fd[1]; }
+    void control(const std::string& line) { write_line(m_ctl_in.fd[1], line); }
+    json control_reply() { return m_host.next_json(); }
+    void close_control() { m_ctl_in.close_write(); }
+    // Closes stdin and returns the exit status, or -1 when the driver did not exit within 5 s.
+    int finish()
+    {
+        m_stdin.close_write();
+        for (int i = 0; i < 500; ++i) {
+            int status = 0;
+            if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+                m_pid = -1;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return -1;
+    }
+
+private:
+    Pipe m_stdin, m_stdout, m_ctl_in, m_ctl_out;
+    pid_t m_pid = -1;
+    LineIn m_mcp{m_stdout.fd[0]};
+    LineIn m_host{m_ctl_out.fd[0]};
+    int m_id = 0;
+};
+
+std::string code(const json& result)
+{
+    const auto& sc = result.contains("structuredContent") ? result["structuredContent"] : json::object();
+    return sc.contains("error") && sc["error"].is_object() ? sc["error"].value("code", "") : std::string();
+}
+
+TEST(ControlPipeBinary, ResumeRevokeKillSwitchAndErrors)
+{
+    Driver d;
+    auto init = d.rpc({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
+        {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                       {"clientInfo", {{"name", "ctl-test"}, {"version", "1"}}}}}});
+    ASSERT_TRUE(init.contains("result")) << init.dump();
+    auto started = d.tool("start_session", {{"input", "takeover"}});
+    ASSERT_EQ(started["isError"], false) << started.dump();
+    const auto id = started["structuredContent"]["session"].get<std::string>();
+    EXPECT_EQ(id.rfind("mcp:ctl-test:", 0), 0u) << id;
+
+    // Nothing is paused: the ack lists nobody.
+    d.control(R"({"method":"takeover.resume","params":{"session":")" + id + R"("}})");
+    EXPECT_EQ(d.control_reply(), json({{"event", "ack"}, {"method", "takeover.resume"}, {"resumed", json::array()}}));
+    d.control("not json at all");
+    EXPECT_EQ(d.control_reply()["error"]["code"], "invalid_arguments");
+    d.control(R"({"method":"tools/call","id":"x1"})");
+    auto unknown = d.control_reply();
+    EXPECT_EQ(unknown["error"]["code"], "unknown_method");
+    EXPECT_EQ(unknown["id"], "x1");
+    // takeover.resume is not a tool.
+    EXPECT_EQ(d.rpc({{"jsonrpc", "2.0"}, {"id", 50}, {"method", "tools/call"},
+                  {"params", {{"name", "takeover.resume"}, {"arguments", json::object()}}}})
+                  .contains("error"),
+        true);
+
+    // The kill switch stops a typing call in progress (it holds the engine), then the session.
+    EXPECT_EQ(d.tool("bring_to_front", {{"app", "Settings"}})["isError"], false);
+    auto read = d.tool("get_window_state", {{"app", "Settings"}});
+    std::string user;
+    for (const auto& row : read["structuredContent"]["elements"])
+        if (row.value("name", "") == "Username")
+            user = row["element_token"];
+    ASSERT_FALSE(user.empty()) << read.dump();
+    write_line(d.stdin_fd(), json({{"jsonrpc", "2.0"}, {"id", 60}, {"method", "tools/call"},
+                                      {"params", {{"name", "type_text"},
+                                                     {"arguments", {{"element_token", user}, {"text", std::string(100000, 'k')},
+                                                                       {"delivery_mode", "foreground"}}}}}})
+                                 .dump());
+    const auto t0 = Clock::now();
+    d.control(R"({"method":"kill_switch"})");
+    auto kill = d.control_reply();
+    const auto kill_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    auto typed = d.rpc_reply(60)["result"];
+    // Stopped part way, or refused when the kill switch came first: never all 100000 characters.
+    // An optimised build on the mock may finish typing before the kill switch line is read; then
+    // the kill switch still stops the session (checked below).
+    if (typed.value("isError", false)) {
+        EXPECT_EQ(code(typed), "stopped_by_kill_switch") << typed.dump().substr(0, 500);
+        const auto& stopped = typed["structuredContent"]["error"];
+        if (stopped.value("effect", "") == "stopped") {
+            EXPECT_LT(stopped.value("typed_characters", 100000), 100000);
+        }
+    }
+    EXPECT_EQ(kill["event"], "ack");
+    EXPECT_EQ(kill["method"], "kill_switch");
+    EXPECT_EQ(kill["stopped"], json::array({id}));
+    EXPECT_TRUE(kill["at_ms"].is_number_integer());
+    EXPECT_LT(kill_ms, 1000);
+    RecordProperty("kill_switch_ack_ms", static_cast<int>(kill_ms));
+    EXPECT_EQ(code(d.tool("list_windows")), "stopped_by_kill_switch");
+
+    // A new session, revoked by the host.
+    auto again = d.tool("start_session");
+    ASSERT_EQ(again["isError"], false) << again.dump();
+    const auto id2 = again["structuredContent"]["session"].get<std::string>();
+    EXPECT_NE(id2, id);
+    d.control(R"({"method":"session.revoke","params":{"session":")" + id2 + R"("}})");
+    auto revoke = d.control_reply();
+    EXPECT_EQ(revoke["event"], "ack");
+    EXPECT_EQ(revoke["session"], id2);
+    EXPECT_GE(revoke["at_ms"].get<std::int64_t>(), kill["at_ms"].get<std::int64_t>());
+    EXPECT_EQ(code(d.tool("list_windows")), "session_revoked");
+
+    // End of file on the control pipe: MCP keeps serving.
+    d.close_control();
+    auto renewed = d.tool("start_session");
+    EXPECT_EQ(renewed["isError"], false) << renewed.dump();
+    EXPECT_EQ(d.tool("list_windows")["isError"], false);
+    EXPECT_EQ(d.finish(), 0);
+}
+
+TEST(ControlPipeBinary, BadControlFdIsRefused)
+{
+    for (const char* bad : {"3", "3,", "a,b", "0,4", "3,1", "900,901"}) {
+        const std::string cmd = "NISH_AUDIT_LOG= " + std::string(NISH_BIN_DIR) + "/nish-driver mcp --backend mock --control-fd "
+            + bad + " </dev/null >/dev/null 2>&1";
+        int status = std::system(cmd.c_str());
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << bad;
+    }
+}
+
+} // namespace
