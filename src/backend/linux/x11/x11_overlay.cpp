@@ -1,0 +1,260 @@
+#include "backend/linux/x11/x11_overlay.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+namespace nd_linux {
+
+namespace {
+
+// How long the event thread sleeps at most before it looks at the stop flag again.
+constexpr int THREAD_WAKE_MS = 50;
+// hide_indicator() is due within about 100 ms (§4.2); its round trip may not take longer than that.
+constexpr std::chrono::milliseconds HIDE_TIMEOUT{100};
+
+} // namespace
+
+X11Overlay::X11Overlay(std::string display_name, PressClock& clock)
+    : m_display_name(std::move(display_name)), m_clock(clock), m_wake_fd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+{
+}
+
+X11Overlay::~X11Overlay()
+{
+    hide_indicator();
+    std::lock_guard life(m_life_mutex);
+    stop_thread();
+    if (m_wake_fd >= 0)
+        ::close(m_wake_fd);
+}
+
+// Under m_life_mutex. A connection that broke is replaced: the thread that read it stops first.
+nd_core::Result<void> X11Overlay::connect()
+{
+    if (m_display && !m_display->broken())
+        return {};
+    stop_thread();
+    std::lock_guard lock(m_mutex);
+    m_windows.reset();
+    m_display.reset();
+    auto display = TRY(X11Display::open(m_display_name));
+    // Others' windows mapped or restacked over the indicator are seen here (SubstructureNotify on the
+    // root may be selected by any number of clients).
+    const std::uint32_t root_events[] = {XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY};
+    xcb_change_window_attributes(display->connection(), display->root(), XCB_CW_EVENT_MASK, root_events);
+    m_windows = std::make_unique<OverlayWindows>(*display);
+    m_display = std::move(display);
+    m_stop = false;
+    m_thread = std::thread([this] { run(); });
+    return {};
+}
+
+nd_core::Result<void> X11Overlay::show_indicator()
+{
+    {
+        std::lock_guard life(m_life_mutex);
+        TRY_VOID(connect());
+        std::lock_guard lock(m_mutex);
+        m_shown = false;
+        m_lost = false;
+        m_armed = false;
+        TRY_VOID(m_windows->create(m_paused, deadline_after(SHOW_TIMEOUT)));
+        m_shown = true;
+    }
+    kick(); // the thread paints the Expose events that the round trips above read for it
+    return {};
+}
+
+void X11Overlay::hide_indicator()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_shown = false;
+        m_armed = false;
+        if (!m_windows || !m_windows->shown())
+            return;
+        m_windows->destroy();
+        // The round trip makes the call synchronous: when it returns the server has destroyed them.
+        auto* c = m_display->connection();
+        auto done = m_display->wait<xcb_get_input_focus_reply_t>(xcb_get_input_focus(c), deadline_after(HIDE_TIMEOUT));
+        (void)done; // a dead or hung server has no indicator to show anyway
+    }
+    kick();
+}
+
+void X11Overlay::set_paused(bool paused)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_paused = paused;
+        m_armed = false;
+        if (!m_windows)
+            return;
+        m_windows->set_paused(paused);
+        xcb_flush(m_display->connection());
+    }
+    kick();
+}
+
+bool X11Overlay::indicator_alive()
+{
+    if (!m_shown.load() || m_lost.load())
+        return false;
+    std::lock_guard lock(m_mutex);
+    return m_display && !m_display->broken();
+}
+
+void X11Overlay::set_continue_handler(std::function<void()> handler)
+{
+    std::lock_guard lock(m_handler_mutex);
+    m_handler = std::move(handler);
+}
+
+std::vector<std::uint32_t> X11Overlay::window_ids()
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_windows)
+        return {};
+    auto windows = m_windows->windows();
+    return {windows.begin(), windows.end()};
+}
+
+std::uint32_t X11Overlay::continue_button()
+{
+    std::lock_guard lock(m_mutex);
+    return m_windows ? m_windows->button() : 0;
+}
+
+void X11Overlay::kick()
+{
+    if (m_wake_fd < 0)
+        return;
+    const std::uint64_t one = 1;
+    [[maybe_unused]] auto written = ::write(m_wake_fd, &one, sizeof one);
+}
+
+void X11Overlay::stop_thread()
+{
+    m_stop = true;
+    kick();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void X11Overlay::run()
+{
+    // The display outlives the thread: connect() stops the thread before it replaces the display.
+    xcb_connection_t* c = m_display->connection();
+    const int x_fd = xcb_get_file_descriptor(c);
+    while (!m_stop.load()) {
+        const bool broken = xcb_connection_has_error(c) != 0;
+        // A broken connection's fd reports an error at once, forever: then only the wake fd is watched.
+        pollfd fds[2] = {{m_wake_fd, POLLIN, 0}, {x_fd, POLLIN, 0}};
+        ::poll(fds, broken ? 1 : 2, THREAD_WAKE_MS);
+        if (fds[0].revents & POLLIN) {
+            std::uint64_t count = 0;
+            [[maybe_unused]] auto read = ::read(m_wake_fd, &count, sizeof count);
+        }
+        bool clicked = false;
+        {
+            std::lock_guard lock(m_mutex);
+            if (broken) {
+                m_lost = m_shown.load();
+                continue;
+            }
+            // Drains what the socket holds and what a caller's round trip queued for this thread.
+            while (xcb_generic_event_t* event = xcb_poll_for_event(c)) {
+                XcbPtr<xcb_generic_event_t> owned(event);
+                clicked = handle(*event) || clicked;
+            }
+            xcb_flush(c);
+        }
+        if (clicked) {
+            std::function<void()> handler;
+            {
+                std::lock_guard lock(m_handler_mutex);
+                handler = m_handler;
+            }
+            if (handler)
+                handler();
+        }
+    }
+}
+
+bool X11Overlay::handle(const xcb_generic_event_t& event)
+{
+    const bool sent = (event.response_type & 0x80) != 0;
+    OverlayWindows& windows = *m_windows;
+    switch (event.response_type & 0x7F) {
+    case XCB_EXPOSE: {
+        const auto& e = reinterpret_cast<const xcb_expose_event_t&>(event);
+        if (e.count == 0)
+            windows.redraw(e.window);
+        return false;
+    }
+    case XCB_VISIBILITY_NOTIFY: {
+        const auto& e = reinterpret_cast<const xcb_visibility_notify_event_t&>(event);
+        if (windows.owns(e.window) && e.state != XCB_VISIBILITY_UNOBSCURED)
+            windows.raise();
+        return false;
+    }
+    case XCB_MAP_NOTIFY: {
+        // A window mapped after the indicator lands above it.
+        const auto& e = reinterpret_cast<const xcb_map_notify_event_t&>(event);
+        if (windows.shown() && !windows.owns(e.window))
+            windows.raise();
+        return false;
+    }
+    case XCB_CONFIGURE_NOTIFY: {
+        const auto& e = reinterpret_cast<const xcb_configure_notify_event_t&>(event);
+        if (windows.shown() && e.event == m_display->root() && !windows.owns(e.window))
+            windows.raise();
+        return false;
+    }
+    case XCB_UNMAP_NOTIFY: {
+        // The overlay never unmaps its windows, and forgets them before it destroys them: an unmap or
+        // destroy of a window it still owns was done by another client.
+        const auto& e = reinterpret_cast<const xcb_unmap_notify_event_t&>(event);
+        if (windows.owns(e.window))
+            m_lost = true;
+        return false;
+    }
+    case XCB_DESTROY_NOTIFY: {
+        const auto& e = reinterpret_cast<const xcb_destroy_notify_event_t&>(event);
+        if (windows.owns(e.window))
+            m_lost = true;
+        return false;
+    }
+    case XCB_BUTTON_PRESS:
+    case XCB_BUTTON_RELEASE:
+        return handle_button(reinterpret_cast<const xcb_button_press_event_t&>(event),
+                             (event.response_type & 0x7F) == XCB_BUTTON_PRESS, sent);
+    default:
+        return false; // X errors of requests sent without a check (a window already gone) land here
+    }
+}
+
+// §4.3: a left-button press and release on Continue, neither a SendEvent, and no driver button press
+// within PressClock::QUIET before the press. Any other button or a forged event in between disarms.
+bool X11Overlay::handle_button(const xcb_button_press_event_t& event, bool press, bool sent)
+{
+    const xcb_window_t button = m_windows->button();
+    if (!m_paused || button == XCB_WINDOW_NONE || event.event != button)
+        return false;
+    if (event.detail != 1 || sent) {
+        m_armed = false;
+        return false;
+    }
+    if (press) {
+        m_armed = m_clock.quiet();
+        return false;
+    }
+    const bool inside = event.event_x >= 0 && event.event_y >= 0 && event.event_x < m_windows->button_width()
+        && event.event_y < m_windows->button_height();
+    const bool clicked = m_armed && inside;
+    m_armed = false;
+    return clicked;
+}
+
+} // namespace nd_linux

@@ -1,0 +1,90 @@
+#pragma once
+
+// The takeover indicator on X11 (§4.2, §4.3), on a connection of its own.
+//
+// show_indicator() puts up a red frame round the screen and the label "nish-driver: AI takeover
+// active" (OverlayWindows), click-through and kept on top; hide_indicator() takes it down and makes a
+// round trip before it returns, so it is gone from the server when the call ends. A thread reads the
+// connection's events: it repaints, raises the indicator when something covers it, notices when
+// another client unmaps or destroys one of its windows (indicator_alive() turns false) and, while
+// paused, accepts a real click on Continue: button 1 pressed and released on the button, neither a
+// SendEvent, with no driver button press in the 1.5 s before the press (PressClock::quiet()).
+//
+// Thread safety: every method may be called from any thread. The X work of a call and of the event
+// thread is serialised by one mutex; the Continue handler runs on the event thread with no lock held,
+// so it may call set_paused(), hide_indicator() or indicator_alive(), but not show_indicator() (which
+// may restart that thread) nor destroy the overlay.
+//
+// The paused state is the engine's: it is kept across hide_indicator(), so an indicator shown again
+// for a paused session comes up paused with its Continue button (§4.3).
+
+#include "backend/linux/x11/x11_display.h"
+#include "backend/linux/x11/x11_overlay_windows.h"
+#include "backend/linux/x11/x11_press_clock.h"
+#include "core/backend/overlay.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace nd_linux {
+
+class X11Overlay final : public nd_core::Overlay {
+public:
+    // How long show_indicator() waits for the server to show every window before it gives up.
+    static constexpr std::chrono::milliseconds SHOW_TIMEOUT{1000};
+
+    // Connects lazily, on the first show_indicator(), to `display_name` (empty: $DISPLAY). `clock`
+    // must outlive the overlay.
+    X11Overlay(std::string display_name, PressClock& clock);
+    ~X11Overlay() override;
+    X11Overlay(const X11Overlay&) = delete;
+    X11Overlay& operator=(const X11Overlay&) = delete;
+
+    // Errors: backend_unavailable (no display, no SHAPE, windows refused or not shown) and timed_out.
+    nd_core::Result<void> show_indicator() override;
+    void set_paused(bool) override;
+    void hide_indicator() override;
+    bool indicator_alive() override;
+    void set_continue_handler(std::function<void()>) override;
+
+    // For tests: the X ids of the shown windows (frame, label, and the button while paused) and the
+    // button's alone (0 when there is none).
+    std::vector<std::uint32_t> window_ids();
+    std::uint32_t continue_button();
+
+private:
+    nd_core::Result<void> connect();
+    void run();
+    // Handles one event under the lock; true when it completed a real click on Continue.
+    bool handle(const xcb_generic_event_t& event);
+    bool handle_button(const xcb_button_press_event_t& event, bool press, bool sent);
+    void kick();
+    void stop_thread();
+
+    const std::string m_display_name;
+    PressClock& m_clock;
+
+    std::mutex m_mutex; // the connection, the windows and the click state
+    std::unique_ptr<X11Display> m_display;
+    std::unique_ptr<OverlayWindows> m_windows;
+    bool m_paused = false;
+    bool m_armed = false; // a real press on Continue waits for its release
+
+    std::mutex m_handler_mutex;
+    std::function<void()> m_handler;
+
+    std::mutex m_life_mutex; // connecting and starting or stopping the thread
+
+    std::atomic<bool> m_shown{false};
+    std::atomic<bool> m_lost{false};
+    std::atomic<bool> m_stop{false};
+    int m_wake_fd = -1; // an eventfd: a call that read events on the thread's behalf wakes it
+    std::thread m_thread;
+};
+
+} // namespace nd_linux
