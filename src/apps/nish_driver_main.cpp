@@ -7,6 +7,7 @@
 #include "core/registry.h"
 #include "core/version.h"
 #include "driver/backend_select.h"
+#include "driver/control/control_pipe.h"
 #include "driver/dispatcher.h"
 #include "driver/mcp/mcp_server.h"
 
@@ -14,32 +15,40 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
 namespace {
 
 constexpr const char* USAGE = R"(usage:
-  nish-driver mcp [--backend auto|mock|linux] [--consent auto] [--fixtures DIR]
+  nish-driver mcp [--backend auto|mock|linux] [--consent auto] [--fixtures DIR] [--control-fd IN,OUT]
       Serves the contract's MCP tools on stdin/stdout (newline-delimited JSON-RPC).
       --backend   auto (default) picks the platform backend; mock is the scripted test desktop.
       --consent   auto grants every consent request without asking: for tests and demos only.
-                  Without it, this build asks no one and every start_session is denied.
+                  Without it the person answers in the backend's own consent dialog (on X11
+                  a window that takes only a real mouse click); a backend without one (mock)
+                  denies every start_session.
       --fixtures  the mock desktop's fixture directory (default: the shipped fixtures).
+      --control-fd IN,OUT
+                  the host control pipe on two inherited descriptors: JSON lines in on IN
+                  (takeover.resume, session.revoke, kill_switch), acks and the events
+                  takeover.paused / takeover.resumed out on OUT. See docs/control-pipe.md.
   nish-driver doctor [--json] [--backend auto|mock|linux]
       Reports whether the driver can run here; exit status 0 only when ready.
   nish-driver --version
 )";
 
-// Consent when no dialog exists in this build: nobody can say yes.
+// Consent when the backend has no dialog (the mock): nobody can say yes.
 class NoConsent final : public nd_core::ConsentProvider {
 public:
     std::string name() const override { return "none"; }
     nd_core::Result<nd_core::ConsentGrant> ask(const nd_core::ConsentRequest&) override
     {
         return nd_core::make_error(nd_core::ErrorCode::consent_denied,
-            "this build has no consent dialog yet; --consent auto grants everything (tests and demos only)");
+            "this backend has no consent dialog; --consent auto grants everything (tests and demos only)");
     }
 };
 
@@ -48,7 +57,37 @@ struct Options {
     nd_driver::BackendOptions backend;
     std::string consent;
     bool json = false;
+    int control_in = -1; // --control-fd IN,OUT; -1 without a control pipe
+    int control_out = -1;
 };
+
+// "IN,OUT": two open descriptors the host passed down, neither stdin nor stdout (MCP owns those).
+bool parse_control_fds(const std::string& value, Options& o, std::string& error)
+{
+    auto comma = value.find(',');
+    auto number = [](const std::string& text, int& out) {
+        if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+            return false;
+        out = std::stoi(text);
+        return true;
+    };
+    if (comma == std::string::npos || !number(value.substr(0, comma), o.control_in)
+        || !number(value.substr(comma + 1), o.control_out)) {
+        error = "--control-fd takes IN,OUT: two descriptor numbers";
+        return false;
+    }
+    for (int fd : {o.control_in, o.control_out}) {
+        if (fd == STDIN_FILENO || fd == STDOUT_FILENO) {
+            error = "--control-fd cannot use stdin or stdout: MCP uses them";
+            return false;
+        }
+        if (::fcntl(fd, F_GETFD) < 0) {
+            error = "--control-fd: descriptor " + std::to_string(fd) + " is not open";
+            return false;
+        }
+    }
+    return true;
+}
 
 bool parse(int argc, char** argv, Options& o, std::string& error)
 {
@@ -74,6 +113,16 @@ bool parse(int argc, char** argv, Options& o, std::string& error)
             o.consent = a.substr(10);
         } else if (a == "--fixtures") {
             if (!value(o.backend.fixture_dir))
+                return false;
+        } else if (a == "--control-fd" || a.rfind("--control-fd=", 0) == 0) {
+            std::string fds;
+            if (a == "--control-fd") {
+                if (!value(fds))
+                    return false;
+            } else {
+                fds = a.substr(13);
+            }
+            if (!parse_control_fds(fds, o, error))
                 return false;
         } else if (a == "--json") {
             o.json = true;
@@ -122,7 +171,9 @@ int run_mcp(const Options& o)
     }
     nd_core::AutoConsent auto_consent;
     NoConsent no_consent;
+    nd_core::ConsentProvider* dialog = (*backend)->consent_dialog();
     nd_core::ConsentProvider& consent = o.consent == "auto" ? static_cast<nd_core::ConsentProvider&>(auto_consent)
+        : dialog                                            ? *dialog
                                                             : static_cast<nd_core::ConsentProvider&>(no_consent);
     nd_core::AuditLog audit(nd_core::AuditLog::default_path());
     nd_core::Engine engine(**backend, consent, audit);
@@ -132,6 +183,17 @@ int run_mcp(const Options& o)
         "Call start_session first. For dense apps read get_window_state with skeleton: true, then drill down with "
         "root: <token>. Act with element tokens; after a structure change, read again. Failed calls carry "
         "error.disposition.retry and one suggestion.";
+    std::optional<nd_driver::ControlPipe> control;
+    if (o.control_in >= 0) {
+        // Apps this driver starts must not inherit the host's pipe.
+        for (int fd : {o.control_in, o.control_out})
+            ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+        control.emplace(engine, o.control_in, o.control_out);
+        if (auto started = control->start(); !started.ok()) {
+            std::cerr << "nish-driver: " << started.error().text() << "\n";
+            return 2;
+        }
+    }
     nd_driver::McpServer server(dispatcher, STDIN_FILENO, STDOUT_FILENO, server_options);
     return server.run();
 }

@@ -49,6 +49,11 @@ protected:
         std::ofstream(path, std::ios::binary) << text;
         ASSERT_EQ(std::system(("xclip -selection clipboard -i < '" + path + "' >/dev/null 2>&1").c_str()), 0);
         std::remove(path.c_str());
+        // xclip returns before its forked server holds the selection: wait until it answers.
+        const std::string head = text.substr(0, 32);
+        ASSERT_TRUE(nd_test::wait_until(
+            [&] { return run("timeout 5 xclip -selection clipboard -o 2>/dev/null | head -c 32") == head; },
+            std::chrono::seconds(5)));
     }
     std::unique_ptr<X11Clipboard> m_clip;
 };

@@ -15,10 +15,32 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_windows = std::make_unique<X11WindowSource>(*b->m_display);
     b->m_capture = std::make_unique<X11Capture>(*b->m_display);
     b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
+    b->open_takeover_parts();
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);
     b->m_finder = std::make_unique<AtspiFinder>(*b->m_bus);
     b->m_actuator = std::make_unique<AtspiActuator>(*b->m_bus);
     return b;
+}
+
+void LinuxBackend::open_takeover_parts()
+{
+    const auto& name = m_display->name();
+    const auto& ext = m_display->extensions();
+    m_press_clock = std::make_unique<PressClock>();
+    m_consent = std::make_unique<X11ConsentDialog>(name, *m_press_clock);
+    // Takeover needs all three: XTEST to act, XInput 2.1 to see the person, SHAPE for a
+    // click-through indicator. Without one of them the engine grants no takeover (the registry
+    // says which is missing).
+    if (!ext.xtest || !ext.xinput2_1 || !ext.shape)
+        return;
+    auto input_display = X11Display::open(name);
+    auto watcher = X11InputWatcher::open(name);
+    if (!input_display || !watcher)
+        return;
+    m_input_display = std::move(input_display).value();
+    m_input = std::make_unique<X11Input>(*m_input_display, *m_press_clock);
+    m_watcher = std::move(watcher).value();
+    m_overlay = std::make_unique<X11Overlay>(name, *m_press_clock);
 }
 
 nd_core::RegistryReport LinuxBackend::registry()

@@ -51,24 +51,30 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
     std::optional<std::string> capture_reason = xr;
     if (!capture_reason && !x.extensions.composite)
         capture_reason = "composite_missing";
-    // Takeover input, its indicator and hand-back come with issue 4: this build says so rather than
-    // offering what it cannot do. The clipboard is built (X11Clipboard), but clipboard_read also
-    // needs the host's approval per call, whose channel (the control pipe) is not built yet.
-    std::optional<std::string> takeover_reason = xr ? xr : std::optional<std::string>("not_built");
-    if (!xr && !x.extensions.xtest)
-        takeover_reason = "xtest_missing";
-    std::optional<std::string> handback_reason = xr ? xr : std::optional<std::string>("not_built");
+    // Takeover needs XTEST (to act), XInput 2.1 (to see the person take control back, §4.3) and
+    // SHAPE (a click-through indicator): input_takeover is available only with all three.
+    std::optional<std::string> handback_reason = xr;
     if (!xr && !x.extensions.xinput2_1)
         handback_reason = "xinput2_missing";
+    std::optional<std::string> indicator_reason = xr;
+    if (!xr && !x.extensions.shape)
+        indicator_reason = "x11_extension_missing"; // SHAPE: a click-through indicator
+    std::optional<std::string> takeover_reason = xr;
+    if (!xr && !x.extensions.xtest)
+        takeover_reason = "xtest_missing";
+    if (!takeover_reason)
+        takeover_reason = handback_reason ? handback_reason : indicator_reason;
+    auto status_of = [](const std::optional<std::string>& reason) {
+        return reason ? Status::unavailable : Status::available;
+    };
     r.capabilities = {
         cap("read_tree", tree_status, ar, ConsentKind::session),
         cap("act_semantic", tree_status, ar, ConsentKind::session),
         cap("capture_window", capture_reason ? Status::unavailable : Status::available, capture_reason,
             ConsentKind::session),
-        cap("input_takeover", Status::unavailable, takeover_reason, ConsentKind::takeover),
-        cap("takeover_indicator", Status::unavailable, xr ? xr : std::optional<std::string>("not_built"),
-            ConsentKind::takeover),
-        cap("takeover_handback", Status::unavailable, handback_reason, ConsentKind::takeover),
+        cap("input_takeover", status_of(takeover_reason), takeover_reason, ConsentKind::takeover),
+        cap("takeover_indicator", status_of(indicator_reason), indicator_reason, ConsentKind::takeover),
+        cap("takeover_handback", status_of(handback_reason), handback_reason, ConsentKind::takeover),
         cap("list_notifications", Status::unsupported, "no_platform_api", ConsentKind::session),
         cap("dismiss_notification", Status::unsupported, "no_platform_api", ConsentKind::session),
         cap("invoke_notification_action", Status::unsupported, "no_platform_api", ConsentKind::session),

@@ -8,6 +8,7 @@
 #include "core/backend/actuator.h"
 #include "core/backend/capture.h"
 #include "core/backend/clipboard.h"
+#include "core/consent.h"
 #include "core/backend/element_finder.h"
 #include "core/backend/input_watcher.h"
 #include "core/backend/overlay.h"
@@ -37,6 +38,9 @@ public:
     virtual Overlay* overlay() = 0;
 
     virtual RegistryReport registry() = 0;
+    // The platform's own consent dialog (§6), the default consent provider with this backend;
+    // null when the backend has none (then only --consent auto grants anything).
+    virtual ConsentProvider* consent_dialog() { return nullptr; }
 };
 
 } // namespace nd_core

@@ -1,5 +1,6 @@
 #include "backend/linux/x11/x11_windows.h"
 
+#include "backend/linux/x11/x11_consent_dialog.h"
 #include "backend/linux/x11/x11_properties.h"
 #include "backend/linux/x11/x11_reply.h"
 
@@ -168,6 +169,10 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
             info.pid = pids.empty() ? 0 : pids[0];
         }
         auto cls = property_wm_class(wm_class.value.get());
+        // A driver's consent dialog is never a target (§6); the indicator is override-redirect and
+        // never listed in the first place.
+        if (cls.class_name == X11ConsentDialog::WM_CLASS_NAME)
+            continue;
         info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
         if (info.app.empty() && m_display.is_local())
             info.app = process_name(info.pid);
