@@ -173,6 +173,8 @@ protected:
         return window;
     }
 
+    nd_linux::LinuxBackend& backend() { return *m_backend; }
+
     // Every element the engine reads (up to the 5,000 budget), preorder.
     json read_all(const json& window)
     {

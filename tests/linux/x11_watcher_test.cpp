@@ -3,6 +3,7 @@
 // device (xinput create-master) whose XTEST slaves this test drives: input from a source device
 // other than the core XTEST ones, as a physical keyboard or mouse would give.
 
+#include "linux/person_input.h"
 #include "linux/x11_input_support.h"
 #include "linux/x11_test_support.h"
 
@@ -21,49 +22,10 @@ using nd_test::TestWindow;
 
 namespace {
 
-struct PersonDevices {
-    std::uint16_t keyboard = 0, pointer = 0; // the XTEST slaves of the "person" master
-};
-
-PersonDevices find_person(nd_linux::X11Display& display)
-{
-    PersonDevices out;
-    auto reply = display.wait<xcb_input_xi_query_device_reply_t>(
-        xcb_input_xi_query_device(display.connection(), XCB_INPUT_DEVICE_ALL), nd_linux::deadline_after(2s));
-    if (!reply.ok() || !reply.value())
-        return out;
-    for (auto it = xcb_input_xi_query_device_infos_iterator(reply.value().value.get()); it.rem; xcb_input_xi_device_info_next(&it)) {
-        std::string name(xcb_input_xi_device_info_name(it.data), static_cast<std::size_t>(xcb_input_xi_device_info_name_length(it.data)));
-        if (name == "person XTEST keyboard")
-            out.keyboard = it.data->deviceid;
-        if (name == "person XTEST pointer")
-            out.pointer = it.data->deviceid;
-    }
-    return out;
-}
-
-// A second master device for the test's length, removed (with its slaves) at the end.
-struct PersonMaster {
-    PersonMaster() { created = nd_test::run_command({"xinput", "create-master", "person"}) == 0; }
-    ~PersonMaster()
-    {
-        if (created)
-            nd_test::run_command({"xinput", "remove-master", "person pointer"});
-    }
-    bool created = false;
-};
-
-// Sends one press and release from a device through XTEST, the XInput 1 way: an extension event
-// type (DeviceKeyPress / DeviceButtonPress) names the device in the request's deviceid.
-void person_press(nd_linux::X11Display& display, std::uint16_t device, bool key, std::uint8_t detail)
-{
-    const auto* xi = xcb_get_extension_data(display.connection(), &xcb_input_id);
-    const std::uint8_t press = xi->first_event + (key ? 1 : 3), release = xi->first_event + (key ? 2 : 4);
-    auto* c = display.connection();
-    xcb_test_fake_input(c, press, detail, XCB_CURRENT_TIME, display.root(), 0, 0, static_cast<std::uint8_t>(device));
-    xcb_test_fake_input(c, release, detail, XCB_CURRENT_TIME, display.root(), 0, 0, static_cast<std::uint8_t>(device));
-    xcb_flush(c);
-}
+using nd_test::PersonDevices;
+using nd_test::PersonMaster;
+using nd_test::find_person;
+using nd_test::person_press;
 
 std::optional<PersonInput> wait_poll(nd_linux::X11InputWatcher& watcher, std::chrono::milliseconds timeout)
 {
