@@ -193,6 +193,7 @@ int run_mcp(const Options& o)
             std::cerr << "nish-driver: " << started.error().text() << "\n";
             return 2;
         }
+        dispatcher.set_approvals(&control->approvals());
     }
     nd_driver::McpServer server(dispatcher, STDIN_FILENO, STDOUT_FILENO, server_options);
     return server.run();

@@ -112,6 +112,9 @@ Result<SnapshotPtr> Engine::settle(Session& s, const Snapshot& before, SettleInf
     auto last_hash = content_hash(*last);
     bool changed = last_hash != before_hash;
     while (now_ms() - start < m_options.settle_timeout.count()) {
+        // A kill switch or revocation waiting for the engine: the act is done, stop watching it.
+        if (interrupted(s.id))
+            break;
         std::this_thread::sleep_for(m_options.settle_interval);
         auto next = TRY(read_window(s, before.window));
         ++info.reads;

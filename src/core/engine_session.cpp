@@ -205,8 +205,11 @@ Result<Session*> Engine::live_session()
     TRY_VOID(check_lease(s));
     if (s.takeover.on) {
         auto* overlay = m_backend.overlay();
+        auto* watcher = m_backend.watcher();
         if (!overlay || !overlay->indicator_alive())
             end_takeover(s, "the takeover indicator was closed by another program");
+        else if (!watcher || !watcher->healthy())
+            end_takeover(s, "the driver can no longer see the person's input");
     }
     return &s;
 }

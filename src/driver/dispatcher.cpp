@@ -60,7 +60,46 @@ nd_core::Result<ToolOutput> Dispatcher::run(const ToolDef& def, const nlohmann::
             return e;
         }
     }
+    TRY_VOID(approve(def, args, env.session));
     return def.handler(env, args);
+}
+
+nd_core::Result<void> Dispatcher::approve(const ToolDef& def, const Args& args, const nd_core::Session* session)
+{
+    // A clipboard_read the session was not allowed is refused by the tool; the host is not asked.
+    if (always_needs_approval(def.name) && session && !session->clipboard_read)
+        return nd_core::Ok{};
+    if (!m_approvals) {
+        if (always_needs_approval(def.name))
+            return nd_core::make_error(ErrorCode::approval_denied,
+                std::string(def.name) + " needs the host's approval per call on the control pipe (--control-fd)");
+        return nd_core::Ok{};
+    }
+    auto description = approval_description(def, args, m_approvals->approve_reads());
+    if (!description)
+        return nd_core::Ok{};
+    const std::string session_id = session ? session->id : std::string();
+    const auto outcome = m_approvals->ask({.session = session_id,
+        .tool = def.name,
+        .description = std::move(*description),
+        .stopped = [this, session_id] { return m_engine.interrupted(session_id).has_value(); }});
+    static constexpr nd_core::AuditName REASONS[] = {"approved", "denied", "timed_out", "stopped", "no_host"};
+    m_engine.audit().record({.event = "approval",
+        .session = session_id,
+        .tool = def.name,
+        .outcome = outcome == ApprovalOutcome::approved ? nd_core::AuditOutcome::ok()
+                                                        : nd_core::AuditOutcome::failed(ErrorCode::approval_denied),
+        .reason = REASONS[static_cast<std::size_t>(outcome)]});
+    switch (outcome) {
+    case ApprovalOutcome::approved: return nd_core::Ok{};
+    case ApprovalOutcome::denied: return nd_core::make_error(ErrorCode::approval_denied, "the host denied this call");
+    case ApprovalOutcome::timed_out:
+        return nd_core::make_error(ErrorCode::approval_denied, "the host did not answer the approval request in time");
+    case ApprovalOutcome::stopped:
+        return nd_core::make_error(ErrorCode::approval_denied, "the kill switch or a revocation ended the approval request");
+    case ApprovalOutcome::no_host: break;
+    }
+    return nd_core::make_error(ErrorCode::approval_denied, "the host's control pipe is closed; nothing can approve this call");
 }
 
 ToolOutput Dispatcher::call_tool(std::string_view name, const nlohmann::json& arguments, const CallContext& call)

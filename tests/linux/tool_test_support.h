@@ -174,6 +174,8 @@ protected:
     }
 
     nd_linux::LinuxBackend& backend() { return *m_backend; }
+    // For the host's controls (kill switch, revocation, a closed connection, the clock).
+    nd_core::Engine& engine() { return *m_engine; }
 
     // Every element the engine reads (up to the 5,000 budget), preorder.
     json read_all(const json& window)

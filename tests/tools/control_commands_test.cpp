@@ -97,4 +97,26 @@ TEST(ControlCommands, EventLines)
     EXPECT_TRUE(too_long["method"].is_null());
 }
 
+TEST(ControlCommands, ApprovalVerbs)
+{
+    ToolHarness h;
+    std::vector<std::string> sent;
+    nd_driver::ApprovalBroker broker([&](std::string_view line) { sent.emplace_back(line); return true; });
+    nd_driver::ControlCommands commands(h.engine(), &broker);
+    auto handle = [&](std::string_view line) { return json::parse(commands.handle(line)); };
+    for (std::string_view bad : {R"({"method":"approval.answer"})", R"({"method":"approval.answer","params":{"request":1}})",
+             R"({"method":"approval.answer","params":{"request":"1","approve":true}})",
+             R"({"method":"approval.answer","params":{"request":1,"approve":"yes"}})",
+             R"({"method":"approval.answer","params":{"request":1,"approve":true}})", // nothing is waiting
+             R"({"method":"approvals.configure"})", R"({"method":"approvals.configure","params":{"approve_reads":0}})"})
+        expect_error(handle(bad), "invalid_arguments");
+    EXPECT_TRUE(broker.approve_reads());
+    EXPECT_EQ(handle(R"({"method":"approvals.configure","id":3,"params":{"approve_reads":false}})"),
+        json({{"event", "ack"}, {"method", "approvals.configure"}, {"id", 3}, {"approve_reads", false}}));
+    EXPECT_FALSE(broker.approve_reads());
+    // Without a broker the approval verbs are not there.
+    expect_error(reply(h, R"({"method":"approvals.configure","params":{"approve_reads":false}})"), "unknown_method");
+    EXPECT_TRUE(sent.empty());
+}
+
 } // namespace

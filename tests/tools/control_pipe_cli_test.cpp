@@ -1,6 +1,6 @@
 // The real `nish-driver mcp --backend mock --consent auto --control-fd 3,4` binary, driven over stdio
 // MCP with the control lines beside it: acks, errors, the kill switch stopping a typing call,
-// revocation, end of file on the control pipe, and bad --control-fd values.
+// revocation, end of file on the control pipe, host approvals, and bad --control-fd values.
 
 #include "pipe_lines.h"
 
@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 // The real binary, with stdin/stdout and the control pipe on descriptors 3 and 4.
 class Driver {
 public:
-    Driver()
+    explicit Driver(bool with_control = true)
     {
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
@@ -37,7 +37,9 @@ public:
         posix_spawn_file_actions_adddup2(&actions, m_ctl_in.fd[0], 3);
         posix_spawn_file_actions_adddup2(&actions, m_ctl_out.fd[1], 4);
         const std::string bin = std::string(NISH_BIN_DIR) + "/nish-driver";
-        std::vector<std::string> args = {bin, "mcp", "--backend", "mock", "--consent", "auto", "--control-fd", "3,4"};
+        std::vector<std::string> args = {bin, "mcp", "--backend", "mock", "--consent", "auto"};
+        if (with_control)
+            args.insert(args.end(), {"--control-fd", "3,4"});
         std::vector<char*> argv;
         for (auto& a : args)
             argv.push_back(a.data());
@@ -92,6 +94,21 @@ public:
     int stdin_fd() const { return m_stdin.fd[1]; }
     void control(const std::string& line) { write_line(m_ctl_in.fd[1], line); }
     json control_reply() { return m_host.next_json(); }
+    bool control_quiet() { return m_host.quiet(std::chrono::milliseconds(200)); }
+    // Starts a tool call without waiting for its reply (rpc_reply(id) reads it).
+    void start_tool(int id, const std::string& name, const json& args = json::object())
+    {
+        write_line(m_stdin.fd[1], json({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+                                          {"params", {{"name", name}, {"arguments", args}}}})
+                                      .dump());
+    }
+    void initialize()
+    {
+        auto init = rpc({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
+            {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
+                           {"clientInfo", {{"name", "ctl-test"}, {"version", "1"}}}}}});
+        ASSERT_TRUE(init.contains("result")) << init.dump();
+    }
     void close_control() { m_ctl_in.close_write(); }
     // Closes stdin and returns the exit status, or -1 when the driver did not exit within 5 s.
     int finish()
@@ -133,6 +150,9 @@ TEST(ControlPipeBinary, ResumeRevokeKillSwitchAndErrors)
     ASSERT_EQ(started["isError"], false) << started.dump();
     const auto id = started["structuredContent"]["session"].get<std::string>();
     EXPECT_EQ(id.rfind("mcp:ctl-test:", 0), 0u) << id;
+    // This host pre-approves reads (the approvals themselves are tested below).
+    d.control(R"({"method":"approvals.configure","params":{"approve_reads":false}})");
+    EXPECT_EQ(d.control_reply(), json({{"event", "ack"}, {"method", "approvals.configure"}, {"approve_reads", false}}));
 
     // Nothing is paused: the ack lists nobody.
     d.control(R"({"method":"takeover.resume","params":{"session":")" + id + R"("}})");
@@ -202,6 +222,102 @@ TEST(ControlPipeBinary, ResumeRevokeKillSwitchAndErrors)
     auto renewed = d.tool("start_session");
     EXPECT_EQ(renewed["isError"], false) << renewed.dump();
     EXPECT_EQ(d.tool("list_windows")["isError"], false);
+    EXPECT_EQ(d.finish(), 0);
+}
+
+TEST(ControlPipeBinary, HostApprovals)
+{
+    Driver d;
+    d.initialize();
+    auto started = d.tool("start_session", {{"clipboard_read", true}});
+    ASSERT_EQ(started["isError"], false) << started.dump();
+    const auto sid = started["structuredContent"]["session"].get<std::string>();
+    // An act without observe asks nobody.
+    EXPECT_EQ(d.tool("clipboard_write", {{"text", "hello"}})["isError"], false);
+    EXPECT_TRUE(d.control_quiet());
+
+    // clipboard_read asks every time; approved, it runs.
+    d.start_tool(10, "clipboard_read");
+    auto ask = d.control_reply();
+    EXPECT_EQ(ask["event"], "approval.request");
+    EXPECT_EQ(ask["session"], sid);
+    EXPECT_EQ(ask["tool"], "clipboard_read");
+    EXPECT_EQ(ask["description"], json({{"tool", "clipboard_read"}}));
+    const auto n = ask["request"].get<std::int64_t>();
+    d.control(json({{"method", "approval.answer"}, {"params", {{"request", n}, {"approve", true}}}}).dump());
+    EXPECT_EQ(d.control_reply(), json({{"event", "ack"}, {"method", "approval.answer"}, {"request", n}}));
+    auto read = d.rpc_reply(10)["result"];
+    ASSERT_EQ(read["isError"], false) << read.dump();
+    EXPECT_EQ(read["structuredContent"]["text"], "hello");
+    // Answered once only.
+    d.control(json({{"method", "approval.answer"}, {"params", {{"request", n}, {"approve", true}}}}).dump());
+    EXPECT_EQ(d.control_reply()["error"]["code"], "invalid_arguments");
+
+    // Denied, it fails and reads nothing.
+    d.start_tool(11, "clipboard_read");
+    ask = d.control_reply();
+    d.control(json({{"method", "approval.answer"}, {"params", {{"request", ask["request"]}, {"approve", false}}}}).dump());
+    EXPECT_EQ(d.control_reply()["event"], "ack");
+    auto denied = d.rpc_reply(11)["result"];
+    EXPECT_EQ(code(denied), "approval_denied") << denied.dump();
+    EXPECT_FALSE(denied["structuredContent"].contains("text"));
+
+    // Reads ask by default, naming their target.
+    d.start_tool(12, "get_window_state", {{"app", "Settings"}});
+    ask = d.control_reply();
+    EXPECT_EQ(ask["description"], json({{"tool", "get_window_state"}, {"app", "Settings"}}));
+    d.control(json({{"method", "approval.answer"}, {"params", {{"request", ask["request"]}, {"approve", true}}}}).dump());
+    EXPECT_EQ(d.control_reply()["event"], "ack");
+    auto state = d.rpc_reply(12)["result"];
+    ASSERT_EQ(state["isError"], false) << state.dump().substr(0, 500);
+    std::string user;
+    for (const auto& row : state["structuredContent"]["elements"])
+        if (row.value("name", "") == "Username")
+            user = row["element_token"];
+    ASSERT_FALSE(user.empty());
+
+    // An act with observe asks, with observe in the description and never the value it sets.
+    d.start_tool(13, "set_value", {{"element_token", user}, {"value", "private words"}, {"observe", {{"tree", true}}}});
+    ask = d.control_reply();
+    EXPECT_EQ(ask["description"], json({{"tool", "set_value"}, {"element_token", user},
+                                      {"observe", {{"tree", true}, {"screenshot", false}}}}));
+    EXPECT_EQ(ask.dump().find("private"), std::string::npos);
+    d.control(json({{"method", "approval.answer"}, {"params", {{"request", ask["request"]}, {"approve", true}}}}).dump());
+    EXPECT_EQ(d.control_reply()["event"], "ack");
+    EXPECT_EQ(d.rpc_reply(13)["result"]["isError"], false);
+
+    // Pre-approved reads run without asking; clipboard_read still asks.
+    d.control(R"({"method":"approvals.configure","params":{"approve_reads":false}})");
+    EXPECT_EQ(d.control_reply()["event"], "ack");
+    EXPECT_EQ(d.tool("get_window_state", {{"app", "Settings"}})["isError"], false);
+    EXPECT_TRUE(d.control_quiet());
+
+    // The kill switch ends a wait at once.
+    d.start_tool(14, "clipboard_read");
+    EXPECT_EQ(d.control_reply()["event"], "approval.request");
+    const auto t0 = Clock::now();
+    d.control(R"({"method":"kill_switch"})");
+    EXPECT_EQ(code(d.rpc_reply(14)["result"]), "approval_denied");
+    EXPECT_EQ(d.control_reply()["event"], "ack");
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+
+    // Once the host's input ends, nothing can approve: clipboard_read fails at once.
+    ASSERT_EQ(d.tool("start_session", {{"clipboard_read", true}})["isError"], false);
+    d.close_control();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(code(d.tool("clipboard_read")), "approval_denied");
+    EXPECT_EQ(d.finish(), 0);
+}
+
+TEST(ControlPipeBinary, WithoutPipeClipboardReadIsRefused)
+{
+    Driver d(false);
+    d.initialize();
+    ASSERT_EQ(d.tool("start_session", {{"clipboard_read", true}})["isError"], false);
+    auto refused = d.tool("clipboard_read");
+    EXPECT_EQ(code(refused), "approval_denied") << refused.dump();
+    EXPECT_NE(refused["structuredContent"]["error"]["message"].get<std::string>().find("--control-fd"), std::string::npos);
+    EXPECT_EQ(d.tool("get_window_state", {{"app", "Settings"}})["isError"], false);
     EXPECT_EQ(d.finish(), 0);
 }
 

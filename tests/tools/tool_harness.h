@@ -17,6 +17,13 @@
 
 namespace nd_test {
 
+// A host that approves every call it is asked about (clipboard_read needs one per call).
+class ApproveAll final : public nd_driver::ApprovalGate {
+public:
+    bool approve_reads() const override { return false; }
+    nd_driver::ApprovalOutcome ask(const nd_driver::ApprovalAsk&) override { return nd_driver::ApprovalOutcome::approved; }
+};
+
 struct Reply {
     bool is_error = false;
     nlohmann::json structured;
@@ -48,6 +55,7 @@ public:
         options.settle_quiet = std::chrono::milliseconds(10);
         m_engine = std::make_unique<nd_core::Engine>(*m_backend, consent, m_audit, options);
         m_dispatcher = std::make_unique<nd_driver::Dispatcher>(*m_engine);
+        m_dispatcher->set_approvals(&m_approve_all);
     }
 
     Reply call(std::string_view tool, const nlohmann::json& args = nlohmann::json::object())
@@ -92,6 +100,7 @@ public:
     nd_core::ScriptedConsent& scripted() { return m_scripted; }
 
 private:
+    ApproveAll m_approve_all;
     nd_core::AuditLog m_audit;
     nd_core::AutoConsent m_auto;
     nd_core::ScriptedConsent m_scripted;

@@ -51,6 +51,8 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
     std::optional<std::string> capture_reason = xr;
     if (!capture_reason && !x.extensions.composite)
         capture_reason = "composite_missing";
+    // The clipboard is X11Clipboard; clipboard_read also needs the host's approval per call, which
+    // the dispatcher asks on the control pipe (and refuses without one).
     // Takeover needs XTEST (to act), XInput 2.1 (to see the person take control back, §4.3) and
     // SHAPE (a click-through indicator): input_takeover is available only with all three.
     std::optional<std::string> handback_reason = xr;
@@ -78,8 +80,7 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
         cap("list_notifications", Status::unsupported, "no_platform_api", ConsentKind::session),
         cap("dismiss_notification", Status::unsupported, "no_platform_api", ConsentKind::session),
         cap("invoke_notification_action", Status::unsupported, "no_platform_api", ConsentKind::session),
-        cap("clipboard_read", Status::unavailable, xr ? xr : std::optional<std::string>("not_built"),
-            ConsentKind::separate),
+        cap("clipboard_read", xr ? Status::unavailable : Status::available, xr, ConsentKind::separate),
         cap("clipboard_write", xr ? Status::unavailable : Status::available, xr, ConsentKind::session),
     };
     r.permissions = {

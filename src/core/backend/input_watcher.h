@@ -16,6 +16,9 @@ public:
     virtual void reset() = 0;
     // The person's first input since the last reset, if any.
     virtual std::optional<PersonInput> poll() = 0;
+    // False once the watcher can no longer see the person's input (its connection broke): poll()
+    // proves nothing then, so a takeover must end.
+    virtual bool healthy() const { return true; }
 };
 
 } // namespace nd_core

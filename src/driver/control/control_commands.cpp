@@ -128,6 +128,8 @@ std::string ControlCommands::handle(std::string_view line)
             return error_line(Error(ErrorCode::invalid_arguments, "session.revoke needs params.session"), &r);
         // Stop a tool call of this session that holds the engine now, at its next input check.
         m_engine.interrupt(**session);
+        if (m_approvals)
+            m_approvals->cancel(**session);
         nd_core::Result<void> revoked = nd_core::Ok{};
         std::int64_t at = 0;
         {
@@ -143,8 +145,13 @@ std::string ControlCommands::handle(std::string_view line)
         return out;
     }
     if (r.method == "kill_switch") {
-        // Stops a tool call in progress first (it releases what it holds), then every session.
+        // Stops a tool call in progress first (it releases what it holds), then every session. The
+        // indicator goes at once: the call may take a moment to reach its next check.
         m_engine.interrupt();
+        if (auto* overlay = m_engine.backend().overlay())
+            overlay->hide_indicator();
+        if (m_approvals)
+            m_approvals->cancel();
         std::vector<std::string> stopped;
         std::int64_t at = 0;
         {
@@ -158,6 +165,28 @@ std::string ControlCommands::handle(std::string_view line)
         begin_ack(w, r);
         write_ids(w, "stopped", stopped);
         w.field("at_ms", at).end_object();
+        return out;
+    }
+    if (m_approvals && r.method == "approval.answer") {
+        auto request = r.params.find("request");
+        auto approve = r.params.find("approve");
+        if (request == r.params.end() || !request->is_number_integer() || approve == r.params.end()
+            || !approve->is_boolean())
+            return error_line(Error(ErrorCode::invalid_arguments, "approval.answer needs params.request and params.approve"), &r);
+        const auto n = request->get<std::int64_t>();
+        if (!m_approvals->answer(n, approve->get<bool>()))
+            return error_line(Error(ErrorCode::invalid_arguments, "no approval request of that number is waiting"), &r);
+        begin_ack(w, r);
+        w.field("request", n).end_object();
+        return out;
+    }
+    if (m_approvals && r.method == "approvals.configure") {
+        auto reads = r.params.find("approve_reads");
+        if (reads == r.params.end() || !reads->is_boolean())
+            return error_line(Error(ErrorCode::invalid_arguments, "approvals.configure needs params.approve_reads"), &r);
+        m_approvals->configure(reads->get<bool>());
+        begin_ack(w, r);
+        w.field("approve_reads", reads->get<bool>()).end_object();
         return out;
     }
     return error_line(Error(ErrorCode::unknown_method, "the control pipe has no method of that name"), &r);

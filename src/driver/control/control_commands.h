@@ -7,11 +7,14 @@
 //   takeover.resume {session?}  -> {"event":"ack","method":"takeover.resume","resumed":[ids]}
 //   session.revoke  {session}   -> {"event":"ack","method":"session.revoke","session":id,"at_ms":N}
 //   kill_switch                 -> {"event":"ack","method":"kill_switch","stopped":[ids],"at_ms":N}
+//   approval.answer {request, approve}   -> {"event":"ack","method":"approval.answer","request":n}
+//   approvals.configure {approve_reads}  -> {"event":"ack","method":"approvals.configure","approve_reads":b}
 //   anything else               -> {"event":"error","method":m|null,"error":{code,...}}
 //
 // A request's "id" (a string or a number), when present, is echoed in its reply.
 
 #include "core/engine.h"
+#include "driver/control/approval_broker.h"
 
 #include <string>
 #include <string_view>
@@ -20,10 +23,16 @@ namespace nd_driver {
 
 class ControlCommands {
 public:
-    explicit ControlCommands(nd_core::Engine& engine) : m_engine(engine) {}
+    // Without a broker the approval verbs are unknown methods.
+    explicit ControlCommands(nd_core::Engine& engine, ApprovalBroker* approvals = nullptr)
+        : m_engine(engine)
+        , m_approvals(approvals)
+    {
+    }
 
     // Handles one request line (without its newline) and returns the reply line (without one).
-    // Never throws. Takes the engine's mutex for the verbs that change a session.
+    // Never throws. Takes the engine's mutex for the verbs that change a session; the approval
+    // verbs never take it (a call waiting for its approval holds it).
     std::string handle(std::string_view line);
 
     // The reply to a line longer than the pipe's cap (the line itself was never held).
@@ -31,6 +40,7 @@ public:
 
 private:
     nd_core::Engine& m_engine;
+    ApprovalBroker* m_approvals;
 };
 
 // The host events of §4.3, as lines (without the newline).

@@ -21,7 +21,8 @@ void log_line(std::string_view what) { std::cerr << "nish-driver: control pipe: 
 
 ControlPipe::ControlPipe(nd_core::Engine& engine, int in_fd, int out_fd, ControlPipeOptions options)
     : m_engine(engine)
-    , m_commands(engine)
+    , m_approvals([this](std::string_view line) { return send(line); }, [this] { return output_alive(); }, options.approvals)
+    , m_commands(engine, &m_approvals)
     , m_in_fd(in_fd)
     , m_out_fd(out_fd)
     , m_options(options)
@@ -58,6 +59,7 @@ nd_core::Result<void> ControlPipe::start()
 
 void ControlPipe::stop()
 {
+    m_approvals.close();
     if (m_hooked) {
         std::lock_guard lock(m_engine.mutex());
         m_engine.set_events(nullptr);
@@ -86,9 +88,15 @@ void ControlPipe::read_loop()
             send(m_commands.handle(line));
             continue;
         case LineReader::Status::TooLong: send(ControlCommands::line_too_long(m_options.max_line_bytes)); continue;
-        case LineReader::Status::Failed: log_line("reading the input failed"); return;
+        case LineReader::Status::Failed:
+            log_line("reading the input failed");
+            m_approvals.close();
+            return;
         case LineReader::Status::End:
-        case LineReader::Status::Stopped: return;
+        case LineReader::Status::Stopped:
+            // Nobody can answer an approval any more: pending and later asks fail at once.
+            m_approvals.close();
+            return;
         }
     }
 }
@@ -104,6 +112,23 @@ void ControlPipe::takeover_resumed(std::string_view session, nd_core::ResumeBy b
 }
 
 bool ControlPipe::send(std::string_view body)
+{
+    if (write_line(body))
+        return true;
+    m_approvals.close();
+    return false;
+}
+
+bool ControlPipe::output_alive() const
+{
+    // A pipe or socket whose reader went away reports an error or a hang-up without a write.
+    pollfd pfd{m_out_fd, POLLOUT, 0};
+    if (::poll(&pfd, 1, 0) < 0)
+        return true;
+    return (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) == 0;
+}
+
+bool ControlPipe::write_line(std::string_view body)
 {
     std::string line(body);
     line.push_back('\n');

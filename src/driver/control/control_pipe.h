@@ -13,6 +13,7 @@
 
 #include "core/engine.h"
 #include "core/engine_events.h"
+#include "driver/control/approval_broker.h"
 #include "driver/control/control_commands.h"
 
 #include <atomic>
@@ -27,6 +28,7 @@ namespace nd_driver {
 struct ControlPipeOptions {
     std::size_t max_line_bytes = 64 * 1024; // requests are a few hundred bytes
     std::chrono::milliseconds write_timeout{2000};
+    ApprovalBrokerOptions approvals = {};
 };
 
 class ControlPipe final : public nd_core::EngineEvents {
@@ -47,10 +49,17 @@ public:
     // Writes one line and its newline; false once the output is closed or timed out.
     bool send(std::string_view line);
 
+    // The host's approval channel, for Dispatcher::set_approvals. Ends its waits when IN ends or
+    // OUT closes.
+    ApprovalBroker& approvals() { return m_approvals; }
+
 private:
     void read_loop();
+    bool write_line(std::string_view line);
+    bool output_alive() const;
 
     nd_core::Engine& m_engine;
+    ApprovalBroker m_approvals; // before m_commands, which points at it
     ControlCommands m_commands;
     int m_in_fd;
     int m_out_fd;

@@ -47,7 +47,7 @@ public:
     std::optional<nd_core::PersonInput> poll() override;
 
     // False once the connection broke or the thread could not go on.
-    bool healthy() const { return m_healthy.load(); }
+    bool healthy() const override { return m_healthy.load(); }
     // Since the last reset: raw events from the driver's own XTEST devices, and the person's motions.
     std::uint64_t driver_events() const { return m_driver_events.load(); }
     std::uint64_t person_motions() const { return m_person_motions.load(); }
