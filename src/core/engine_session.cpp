@@ -203,6 +203,10 @@ Result<Session*> Engine::live_session()
     case SessionEnd::none: break;
     }
     TRY_VOID(check_lease(s));
+    // A kill switch or revocation on its way (the control pipe hides the indicator first): the
+    // call is stopped, not told its takeover's indicator went away.
+    if (auto stop = interrupted(s.id))
+        return *stop;
     if (s.takeover.on) {
         auto* overlay = m_backend.overlay();
         auto* watcher = m_backend.watcher();
