@@ -5,12 +5,9 @@
 //
 // usage: linux_read_bench NAME=PID [NAME=PID...]
 
-#include "backend/linux/linux_backend.h"
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
+#include "linux_bench_driver.h"
+
 #include "core/png.h"
-#include "driver/dispatcher.h"
 #include "driver/mcp/json_rpc.h"
 #include "driver/mcp/mcp_methods.h"
 
@@ -31,17 +28,10 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-struct Bench {
-    nd_core::AuditLog audit{""};
-    nd_core::AutoConsent consent;
-    std::unique_ptr<nd_linux::LinuxBackend> backend;
-    std::unique_ptr<nd_core::Engine> engine;
-    std::unique_ptr<nd_driver::Dispatcher> dispatcher;
-
+struct Bench : LinuxBenchDriver {
     std::string line(std::string_view tool, const nlohmann::json& args, bool& error)
     {
-        nd_driver::CallContext ctx;
-        auto out = dispatcher->call_tool(tool, args, ctx);
+        auto out = call_tool(tool, args);
         error = out.is_error;
         std::string l;
         nd_core::JsonWriter w(l);
@@ -70,14 +60,8 @@ std::optional<nd_core::WindowInfo> window_of(Bench& b, std::int64_t pid)
 int main(int argc, char** argv)
 {
     Bench b;
-    auto opened = nd_linux::LinuxBackend::open();
-    if (!opened.ok()) {
-        std::cerr << opened.error().text() << "\n";
+    if (!b.open())
         return 1;
-    }
-    b.backend = std::move(opened).value();
-    b.engine = std::make_unique<nd_core::Engine>(*b.backend, b.consent, b.audit);
-    b.dispatcher = std::make_unique<nd_driver::Dispatcher>(*b.engine);
     bool error = false;
     b.line("start_session", nlohmann::json::object(), error);
 

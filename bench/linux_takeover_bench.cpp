@@ -14,13 +14,10 @@
 // Prints one JSON object per figure: {"name", "trials", "p50_ms", "p99_ms", "max_ms"}.
 // usage: linux_takeover_bench PID [TRIALS_HANDBACK [TRIALS_INDICATOR]]
 
-#include "backend/linux/linux_backend.h"
+#include "linux_bench_driver.h"
+
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_overlay.h"
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
-#include "driver/dispatcher.h"
 
 #include <nlohmann/json.hpp>
 
@@ -134,17 +131,10 @@ private:
     std::thread m_thread;
 };
 
-struct Bench {
-    nd_core::AuditLog audit{""};
-    nd_core::AutoConsent consent;
-    std::unique_ptr<nd_linux::LinuxBackend> backend;
-    std::unique_ptr<nd_core::Engine> engine;
-    std::unique_ptr<nd_driver::Dispatcher> dispatcher;
-
+struct Bench : LinuxBenchDriver {
     json call(std::string_view tool, const json& args, bool* error = nullptr)
     {
-        nd_driver::CallContext ctx;
-        auto out = dispatcher->call_tool(tool, args, ctx);
+        auto out = call_tool(tool, args);
         if (error)
             *error = out.is_error;
         return json::parse(out.structured);
@@ -155,6 +145,18 @@ struct Bench {
         bool error = false;
         auto s = call("start_session", {{"apps", {"gtk3-widget-factory"}}, {"input", "takeover"}}, &error);
         return !error && s["takeover"]["on"] == true;
+    }
+    // The first editable, enabled, showing text of the window, read whole; null when none.
+    json editable_text(const json& window)
+    {
+        auto read = call("get_window_state", {{"window_id", window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
+        for (const auto& row : read["elements"]) {
+            const auto& st = row["states"];
+            auto has = [&](const char* s) { return std::find(st.begin(), st.end(), s) != st.end(); };
+            if (row["role"] == "text" && has("editable") && has("enabled") && has("showing"))
+                return row;
+        }
+        return nullptr;
     }
     void resume()
     {
@@ -200,14 +202,8 @@ int main(int argc, char** argv)
     const int indicator_trials = argc > 3 ? std::atoi(argv[3]) : 20;
 
     Bench b;
-    auto opened = nd_linux::LinuxBackend::open();
-    if (!opened.ok()) {
-        std::cerr << opened.error().text() << "\n";
+    if (!b.open())
         return 1;
-    }
-    b.backend = std::move(opened).value();
-    b.engine = std::make_unique<nd_core::Engine>(*b.backend, b.consent, b.audit);
-    b.dispatcher = std::make_unique<nd_driver::Dispatcher>(*b.engine);
     if (!b.backend->input() || !b.backend->watcher() || !b.overlay()) {
         std::cerr << "this X server lacks XTEST, XInput 2.1 or SHAPE\n";
         return 1;
@@ -347,16 +343,7 @@ int main(int argc, char** argv)
                 ++failures, --i;
         }
         for (int i = 0; i < handback_trials && failures < 30; ++i) {
-            auto read = b.call("get_window_state", {{"window_id", window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
-            json entry;
-            for (const auto& row : read["elements"]) {
-                auto st = row["states"];
-                auto has = [&](const char* s) { return std::find(st.begin(), st.end(), s) != st.end(); };
-                if (row["role"] == "text" && has("editable") && has("enabled") && has("showing")) {
-                    entry = row;
-                    break;
-                }
-            }
+            const json entry = b.editable_text(window);
             if (entry.is_null()) {
                 std::cerr << "no editable text in the window\n";
                 break;
@@ -382,16 +369,7 @@ int main(int argc, char** argv)
                 status = 1;
                 break;
             }
-            auto read = b.call("get_window_state", {{"window_id", window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
-            json entry;
-            for (const auto& row : read["elements"]) {
-                auto st = row["states"];
-                auto has = [&](const char* s) { return std::find(st.begin(), st.end(), s) != st.end(); };
-                if (row["role"] == "text" && has("editable") && has("enabled") && has("showing")) {
-                    entry = row;
-                    break;
-                }
-            }
+            const json entry = b.editable_text(window);
             const auto ids = b.overlay()->window_ids();
             const auto before = driver_events.last_driver();
             std::thread t([&] {

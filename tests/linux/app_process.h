@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -20,6 +21,21 @@
 extern char** environ;
 
 namespace nd_test {
+
+// What a shell command prints on stdout (empty when it cannot start).
+inline std::string command_output(const std::string& shell_command)
+{
+    std::string out;
+    FILE* pipe = ::popen(shell_command.c_str(), "r");
+    if (!pipe)
+        return out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0)
+        out.append(buf, n);
+    ::pclose(pipe);
+    return out;
+}
 
 inline bool have_desktop() { return std::getenv("DISPLAY") && std::getenv("AT_SPI_BUS_ADDRESS"); }
 

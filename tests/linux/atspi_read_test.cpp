@@ -15,20 +15,6 @@ namespace {
 
 using namespace nd_test;
 
-std::string run_capture(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-        return out;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        out.append(buf.data(), n);
-    ::pclose(pipe);
-    return out;
-}
-
 class AtspiReadTest : public WidgetFactoryTest {};
 
 TEST_F(AtspiReadTest, reads_the_whole_window_with_a_frame_root)
@@ -90,7 +76,7 @@ TEST_F(AtspiReadTest, matches_a_pyatspi_walk_of_the_same_window)
     ASSERT_NE(f, nullptr);
     std::fputs(script, f);
     std::fclose(f);
-    std::string out = run_capture("/usr/bin/python3 " + path + " " + std::to_string(m_app->pid()) + " 2>/dev/null");
+    std::string out = command_output("/usr/bin/python3 " + path + " " + std::to_string(m_app->pid()) + " 2>/dev/null");
     std::remove(path.c_str());
     if (out.empty())
         GTEST_SKIP() << "pyatspi is not available";

@@ -26,14 +26,7 @@ protected:
     // The centre of an X window in root coordinates (xdotool prints its geometry).
     static bool centre_of(std::uint32_t id, int& x, int& y)
     {
-        std::string out;
-        FILE* pipe = ::popen(("xdotool getwindowgeometry --shell " + std::to_string(id)).c_str(), "r");
-        if (!pipe)
-            return false;
-        char buf[256];
-        while (std::fgets(buf, sizeof buf, pipe))
-            out += buf;
-        ::pclose(pipe);
+        const std::string out = nd_test::command_output("xdotool getwindowgeometry --shell " + std::to_string(id));
         int gx = -1, gy = -1, w = 0, h = 0;
         std::istringstream lines(out);
         for (std::string l; std::getline(lines, l);) {

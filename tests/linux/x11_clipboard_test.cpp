@@ -16,26 +16,12 @@ namespace {
 
 using nd_linux::X11Clipboard;
 
-std::string run(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-        return out;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        out.append(buf.data(), n);
-    ::pclose(pipe);
-    return out;
-}
-
 class X11ClipboardTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
         NISH_REQUIRE_DESKTOP();
-        if (run("command -v xclip").empty())
+        if (nd_test::command_output("command -v xclip").empty())
             GTEST_SKIP() << "needs xclip (scripts/setup installs it)";
         auto c = X11Clipboard::open("");
         ASSERT_TRUE(c) << c.error().text();
@@ -52,7 +38,7 @@ protected:
         // xclip returns before its forked server holds the selection: wait until it answers.
         const std::string head = text.substr(0, 32);
         ASSERT_TRUE(nd_test::wait_until(
-            [&] { return run("timeout 5 xclip -selection clipboard -o 2>/dev/null | head -c 32") == head; },
+            [&] { return nd_test::command_output("timeout 5 xclip -selection clipboard -o 2>/dev/null | head -c 32") == head; },
             std::chrono::seconds(5)));
     }
     std::unique_ptr<X11Clipboard> m_clip;
@@ -63,10 +49,10 @@ TEST_F(X11ClipboardTest, WhatTheDriverWritesAnotherClientReads)
     const std::string text = "Grüße from nish — line 1\nline 2";
     ASSERT_TRUE(m_clip->write_text(text));
     EXPECT_TRUE(m_clip->owning());
-    EXPECT_EQ(run("timeout 5 xclip -selection clipboard -o -t UTF8_STRING"), text);
-    EXPECT_EQ(run("timeout 5 xclip -selection clipboard -o -t TARGETS"), "TARGETS\nUTF8_STRING\nTEXT\nSTRING\n");
+    EXPECT_EQ(nd_test::command_output("timeout 5 xclip -selection clipboard -o -t UTF8_STRING"), text);
+    EXPECT_EQ(nd_test::command_output("timeout 5 xclip -selection clipboard -o -t TARGETS"), "TARGETS\nUTF8_STRING\nTEXT\nSTRING\n");
     ASSERT_TRUE(m_clip->write_text("caf\xc3\xa9"));
-    EXPECT_EQ(run("timeout 5 xclip -selection clipboard -o -t STRING"), "caf\xe9") << "Latin-1 for STRING";
+    EXPECT_EQ(nd_test::command_output("timeout 5 xclip -selection clipboard -o -t STRING"), "caf\xe9") << "Latin-1 for STRING";
     auto back = m_clip->read_text();
     ASSERT_TRUE(back);
     EXPECT_EQ(*back, "caf\xc3\xa9");

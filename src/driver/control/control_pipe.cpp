@@ -1,5 +1,6 @@
 #include "driver/control/control_pipe.h"
 
+#include "driver/fd_write.h"
 #include "driver/mcp/line_reader.h"
 
 #include <cerrno>
@@ -135,31 +136,15 @@ bool ControlPipe::write_line(std::string_view body)
     std::lock_guard lock(m_write_mutex);
     if (m_output_closed)
         return false;
-    const auto deadline = std::chrono::steady_clock::now() + m_options.write_timeout;
-    std::size_t offset = 0;
-    while (offset < line.size()) {
-        ssize_t n = ::write(m_out_fd, line.data() + offset, line.size() - offset);
-        if (n >= 0) {
-            offset += static_cast<std::size_t>(n);
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left.count() > 0) {
-                pollfd pfd{m_out_fd, POLLOUT, 0};
-                ::poll(&pfd, 1, static_cast<int>(left.count()));
-                continue;
-            }
-            log_line("the host stopped reading; no more control output");
-        } else if (errno != EPIPE) {
-            log_line(std::string("writing the output failed: ") + std::strerror(errno));
-        }
-        m_output_closed = true;
-        return false;
-    }
-    return true;
+    const int error = write_all(m_out_fd, line, std::chrono::steady_clock::now() + m_options.write_timeout);
+    if (error == 0)
+        return true;
+    if (error == ETIMEDOUT)
+        log_line("the host stopped reading; no more control output");
+    else if (error != EPIPE)
+        log_line(std::string("writing the output failed: ") + std::strerror(error));
+    m_output_closed = true;
+    return false;
 }
 
 } // namespace nd_driver

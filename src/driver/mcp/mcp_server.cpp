@@ -1,5 +1,6 @@
 #include "driver/mcp/mcp_server.h"
 
+#include "driver/fd_write.h"
 #include "driver/mcp/line_reader.h"
 
 #include <algorithm>
@@ -247,29 +248,15 @@ bool McpServer::send(std::string_view line)
     std::unique_lock lock(m_write_mutex);
     if (m_output_closed.load())
         return false;
-    std::size_t offset = 0;
-    while (offset < line.size()) {
-        ssize_t n = ::write(m_output_fd, line.data() + offset, line.size() - offset);
-        if (n >= 0) {
-            offset += static_cast<std::size_t>(n);
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            // Only a non-blocking output gets here: wait until the client drains it.
-            pollfd pfd{m_output_fd, POLLOUT, 0};
-            ::poll(&pfd, 1, -1);
-            continue;
-        }
-        if (errno != EPIPE)
-            log_line(std::string("writing the output failed: ") + std::strerror(errno));
-        m_output_closed.store(true);
-        lock.unlock();
-        output_closed();
-        return false;
-    }
-    return true;
+    const int error = write_all(m_output_fd, line, std::nullopt);
+    if (error == 0)
+        return true;
+    if (error != EPIPE)
+        log_line(std::string("writing the output failed: ") + std::strerror(error));
+    m_output_closed.store(true);
+    lock.unlock();
+    output_closed();
+    return false;
 }
 
 void McpServer::output_closed()

@@ -62,8 +62,7 @@ AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std
 
 AtspiBus::~AtspiBus()
 {
-    for (auto& [name, peer] : m_peers)
-        sd_bus_flush_close_unref(peer);
+    close_peers();
     if (m_bus)
         sd_bus_flush_close_unref(m_bus);
 }
@@ -97,12 +96,16 @@ void AtspiBus::use_peer(const std::string& app_name, std::int64_t pid, Deadline 
         m_no_peer.insert(app_name);
         return;
     }
-    if (m_peers.size() >= MAX_PEERS) {
-        for (auto& [name, old] : m_peers)
-            sd_bus_flush_close_unref(old);
-        m_peers.clear();
-    }
+    if (m_peers.size() >= MAX_PEERS)
+        close_peers();
     m_peers.emplace(app_name, *peer);
+}
+
+void AtspiBus::close_peers()
+{
+    for (auto& [name, peer] : m_peers)
+        sd_bus_flush_close_unref(peer);
+    m_peers.clear();
 }
 
 bool AtspiBus::has_peer(const std::string& app_name) const
@@ -177,9 +180,7 @@ nd_core::Result<void> AtspiBus::ensure_connected()
     m_address = address;
     ++m_generation;
     // Unique names restart on a new bus daemon: nothing learned per name still holds.
-    for (auto& [name, peer] : m_peers)
-        sd_bus_flush_close_unref(peer);
-    m_peers.clear();
+    close_peers();
     m_no_peer.clear();
     {
         std::lock_guard lock(m_pid_mutex);

@@ -104,6 +104,7 @@ private:
     AtspiBus(sd_bus*, std::string address);
     nd_core::Result<void> register_listener();
     static nd_core::Result<sd_bus*> connect(const std::string& address);
+    void close_peers(); // with m_mutex held (or in the destructor)
 
     sd_bus* m_bus = nullptr;
     std::string m_address;

@@ -33,13 +33,10 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
     TRY_VOID(nd_core::check_query(query));
     Deadline deadline = deadline_in(query.deadline);
     if (m_bus.generation() != m_bus_generation) {
-        m_no_cache.clear();
         m_no_collection.clear();
         m_bus_generation = m_bus.generation();
     }
-    auto located = TRY(locate_window(m_bus, window, m_no_cache, deadline));
-    if (located.cache_refused)
-        remember(m_no_cache, located.app.bus);
+    auto located = TRY(m_reader.locate(window, deadline));
 
     std::optional<std::uint32_t> role;
     if (!query.role.empty()) {
@@ -51,7 +48,7 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
         }
     }
     if (m_no_collection.count(located.app.bus))
-        return read_and_filter(window, query, deadline);
+        return read_and_filter(located, query, deadline);
 
     // Without a fragment the app's own count does the limiting (one more than asked tells
     // truncation); with one, names are filtered here, so every role match is needed.
@@ -64,7 +61,7 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
     if (!matches.supported) {
         if (matches.no_such_method)
             remember(m_no_collection, located.app.bus);
-        return read_and_filter(window, query, deadline);
+        return read_and_filter(located, query, deadline);
     }
 
     MatchFetch fetch(m_bus, deadline, located.cache, query, role, located.top);
@@ -81,16 +78,14 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
     return result;
 }
 
-nd_core::Result<nd_core::FindResult> AtspiFinder::read_and_filter(const nd_core::WindowInfo& window,
+nd_core::Result<nd_core::FindResult> AtspiFinder::read_and_filter(const LocatedWindow& located,
                                                                   const nd_core::FindQuery& query, Deadline deadline)
 {
-    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0)
+    if (Clock::now() >= deadline)
         return make_error(ErrorCode::timed_out, "the search's deadline passed before the window could be read");
     nd_core::ReadLimits limits;
     limits.max_elements = FALLBACK_MAX_ELEMENTS;
-    limits.deadline = left;
-    auto tree = TRY(m_reader.read_window(window, limits));
+    auto tree = TRY(m_reader.read_located(located, limits, deadline));
 
     nd_core::FindResult result;
     // A read cut at its limits may have left matches out.

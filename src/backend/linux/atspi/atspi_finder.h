@@ -42,15 +42,14 @@ public:
     static constexpr std::int32_t MAX_CANDIDATES = 100000;
 
 private:
-    nd_core::Result<nd_core::FindResult> read_and_filter(const nd_core::WindowInfo&, const nd_core::FindQuery&,
-                                                         Deadline);
+    nd_core::Result<nd_core::FindResult> read_and_filter(const LocatedWindow&, const nd_core::FindQuery&, Deadline);
 
     AtspiBus& m_bus;
-    AtspiTreeReader m_reader; // the fallback's, with its own memory of apps without a cache
-    // Apps that refused Cache.GetItems, and apps without Collection.GetMatches: not asked again.
-    std::unordered_set<std::string> m_no_cache;
+    // Locates windows (remembering apps without a cache) and reads them whole for the fallback.
+    AtspiTreeReader m_reader;
+    // Apps without Collection.GetMatches: not asked again.
     std::unordered_set<std::string> m_no_collection;
-    std::uint64_t m_bus_generation = 0; // both sets' names belong to this connection of the bus
+    std::uint64_t m_bus_generation = 0; // the set's names belong to this connection of the bus
     LastFind m_last;
 };
 

@@ -18,6 +18,12 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     if (limits.max_elements <= 0 || limits.max_depth < 0 || limits.deadline.count() <= 0)
         return make_error(ErrorCode::invalid_arguments, "read limits must be positive");
     Deadline deadline = deadline_in(limits.deadline);
+    auto located = TRY(locate(window, deadline));
+    return read_located(located, limits, deadline);
+}
+
+nd_core::Result<LocatedWindow> AtspiTreeReader::locate(const nd_core::WindowInfo& window, Deadline deadline)
+{
     if (m_bus.generation() != m_bus_generation) {
         m_no_cache.clear();
         m_bus_generation = m_bus.generation();
@@ -25,7 +31,12 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     auto located = TRY(locate_window(m_bus, window, m_no_cache, deadline));
     if (located.cache_refused && m_no_cache.size() < 4096)
         m_no_cache.insert(located.app.bus);
+    return located;
+}
 
+nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWindow& located,
+                                                                const nd_core::ReadLimits& limits, Deadline deadline)
+{
     WalkOptions options = m_options;
     options.property_gets = located.cache == nullptr;
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;

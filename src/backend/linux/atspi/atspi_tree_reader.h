@@ -7,6 +7,7 @@
 // by a pipelined walk where it is not. Every call of a read shares the read's deadline.
 
 #include "backend/linux/atspi/atspi_bus.h"
+#include "backend/linux/atspi/atspi_locator.h"
 #include "backend/linux/atspi/atspi_walker.h"
 #include "core/backend/tree_reader.h"
 
@@ -23,6 +24,11 @@ public:
     void set_walk_options(WalkOptions options) { m_options = options; }
 
     nd_core::Result<nd_core::RawTree> read_window(const nd_core::WindowInfo&, const nd_core::ReadLimits&) override;
+    // The two halves of read_window, for callers that need the located frame too (the finder):
+    // find the window's app and frame (remembering apps without a cache), then read its subtree
+    // under `limits` and `deadline` (limits.deadline is not used again).
+    nd_core::Result<LocatedWindow> locate(const nd_core::WindowInfo&, Deadline);
+    nd_core::Result<nd_core::RawTree> read_located(const LocatedWindow&, const nd_core::ReadLimits&, Deadline);
     // GetExtents of the showing ones among the rows, pipelined in one batch.
     nd_core::Result<void> read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>&,
                                       const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline) override;

@@ -1,5 +1,7 @@
 #include "backend/linux/x11/x11_clipboard.h"
 
+#include "core/utf8.h"
+
 #include <poll.h>
 
 #include <cstring>
@@ -32,14 +34,8 @@ std::string latin1_to_utf8(std::string_view in)
 {
     std::string out;
     out.reserve(in.size());
-    for (unsigned char ch : in) {
-        if (ch < 0x80) {
-            out += static_cast<char>(ch);
-        } else {
-            out += static_cast<char>(0xC0 | (ch >> 6));
-            out += static_cast<char>(0x80 | (ch & 0x3F));
-        }
-    }
+    for (unsigned char ch : in)
+        nd_core::append_utf8(out, ch); // ISO 8859-1 maps one to one onto U+0000..U+00FF
     return out;
 }
 
@@ -47,18 +43,13 @@ std::string latin1_to_utf8(std::string_view in)
 bool utf8_to_latin1(std::string_view in, std::string& out)
 {
     out.clear();
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        auto ch = static_cast<unsigned char>(in[i]);
-        if (ch < 0x80) {
-            out += static_cast<char>(ch);
-        } else if ((ch == 0xC2 || ch == 0xC3) && i + 1 < in.size()) {
-            auto next = static_cast<unsigned char>(in[++i]);
-            if ((next & 0xC0) != 0x80)
-                return false;
-            out += static_cast<char>(((ch & 0x03) << 6) | (next & 0x3F));
-        } else {
+    for (std::size_t i = 0; i < in.size();) {
+        char32_t cp = 0;
+        const auto len = nd_core::utf8_sequence_length(in, i, &cp);
+        if (len == 0 || cp > 0xFF)
             return false;
-        }
+        out += static_cast<char>(cp);
+        i += len;
     }
     return true;
 }

@@ -16,20 +16,6 @@ std::string_view value_bytes(const xcb_get_property_reply_t* reply)
     return {static_cast<const char*>(xcb_get_property_value(reply)), static_cast<std::size_t>(length)};
 }
 
-void append_code_point(std::string& out, char32_t cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
 // Text properties may carry a trailing NUL (or several values separated by NULs); the first value
 // is the text.
 std::string_view first_value(std::string_view bytes)
@@ -47,7 +33,7 @@ std::string sanitize_utf8(std::string_view bytes)
     for (std::size_t i = 0; i < bytes.size();) {
         auto n = nd_core::utf8_sequence_length(bytes, i);
         if (n == 0) {
-            append_code_point(out, 0xFFFD);
+            nd_core::append_utf8(out, 0xFFFD);
             ++i;
             continue;
         }
@@ -68,9 +54,9 @@ std::string property_text(const xcb_get_property_reply_t* reply, xcb_atom_t utf8
     out.reserve(bytes.size());
     for (unsigned char c : bytes) {
         if (reply->type == XCB_ATOM_STRING)
-            append_code_point(out, c); // ISO 8859-1 maps one to one onto U+0000..U+00FF
+            nd_core::append_utf8(out, c); // ISO 8859-1 maps one to one onto U+0000..U+00FF
         else
-            append_code_point(out, c < 0x80 ? c : 0xFFFD);
+            nd_core::append_utf8(out, c < 0x80 ? c : 0xFFFD);
     }
     return out;
 }
