@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <future>
 
 using namespace std::chrono_literals;
 using nd_linux::PressClock;
@@ -283,6 +284,44 @@ TEST_F(X11OverlayTest, AClickSoonAfterADriverPressDoesNotCount)
     std::this_thread::sleep_for(PressClock::QUIET);
     ASSERT_TRUE(click_at(x, y));
     EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s));
+}
+
+// The engine's Continue handler takes the engine's lock, which a tool call showing the indicator
+// again also holds. When the indicator's connection broke in between, showing it again replaces the
+// connection, and must not wait for the thread that is still inside the handler.
+TEST_F(X11OverlayTest, ReplacingABrokenConnectionDoesNotWaitForAContinueHandler)
+{
+    std::promise<void> release;
+    auto released = release.get_future().share();
+    std::atomic<bool> entered{false};
+    m_overlay->set_continue_handler([&] {
+        entered = true;
+        released.wait_for(10s);
+    });
+    m_overlay->set_paused(true);
+    ASSERT_TRUE(m_overlay->show_indicator());
+    const auto [x, y] = button_centre();
+    ASSERT_GE(x, 0);
+    ASSERT_TRUE(click_at(x, y));
+    ASSERT_TRUE(wait_until([&] { return entered.load(); }, 2s));
+
+    // Another client closes the indicator's connection (xkill names one of its windows).
+    const auto ids = m_overlay->window_ids();
+    ASSERT_FALSE(ids.empty());
+    ASSERT_EQ(run_command({"xkill", "-id", std::to_string(ids.front())}), 0);
+    auto shown = std::async(std::launch::async, [&] {
+        // The first attempt may be the one that finds the connection broken.
+        for (int attempt = 0; attempt < 3; ++attempt)
+            if (m_overlay->show_indicator())
+                return true;
+        return false;
+    });
+    const bool finished = shown.wait_for(3s) == std::future_status::ready;
+    release.set_value();
+    EXPECT_TRUE(finished) << "showing the indicator waited for the Continue handler";
+    EXPECT_TRUE(shown.get()) << "the indicator did not come back on a new connection";
+    EXPECT_TRUE(m_overlay->indicator_alive());
+    EXPECT_NE(m_overlay->continue_button(), 0u) << "still paused: the new indicator shows Continue";
 }
 
 } // namespace

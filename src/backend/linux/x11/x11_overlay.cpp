@@ -25,6 +25,8 @@ X11Overlay::~X11Overlay()
     hide_indicator();
     std::lock_guard life(m_life_mutex);
     stop_thread();
+    for (auto& retired : m_retired)
+        retired.join();
     if (m_wake_fd >= 0)
         ::close(m_wake_fd);
 }
@@ -45,8 +47,7 @@ nd_core::Result<void> X11Overlay::connect()
     xcb_change_window_attributes(display->connection(), display->root(), XCB_CW_EVENT_MASK, root_events);
     m_windows = std::make_unique<OverlayWindows>(*display);
     m_display = std::move(display);
-    m_stop = false;
-    m_thread = std::thread([this] { run(); });
+    m_thread = std::thread([this, generation = m_generation.load()] { run(generation); });
     return {};
 }
 
@@ -136,18 +137,29 @@ void X11Overlay::kick()
 
 void X11Overlay::stop_thread()
 {
-    m_stop = true;
+    const std::uint64_t ending = m_generation.fetch_add(1);
     kick();
-    if (m_thread.joinable())
-        m_thread.join();
+    if (!m_thread.joinable())
+        return;
+    // A thread inside the Continue handler may be waiting for a lock the caller holds (the engine's,
+    // when a tool call shows the indicator again): joining it would never end. It has seen its
+    // generation end, so it touches nothing of the overlay's once the handler returns; it is joined
+    // with the overlay. A thread that enters the handler after the bump above sees the new generation
+    // first and skips the handler, so it can be joined.
+    if (m_handler_generation.load() == ending) {
+        m_retired.push_back(std::move(m_thread));
+        return;
+    }
+    m_thread.join();
 }
 
-void X11Overlay::run()
+void X11Overlay::run(std::uint64_t generation)
 {
-    // The display outlives the thread: connect() stops the thread before it replaces the display.
+    // The display outlives the thread's use of it: connect() ends the generation before it replaces
+    // the display, and the thread checks its generation under m_mutex before each use.
     xcb_connection_t* c = m_display->connection();
     const int x_fd = xcb_get_file_descriptor(c);
-    while (!m_stop.load()) {
+    while (m_generation.load() == generation) {
         const bool broken = xcb_connection_has_error(c) != 0;
         // A broken connection's fd reports an error at once, forever: then only the wake fd is watched.
         pollfd fds[2] = {{m_wake_fd, POLLIN, 0}, {x_fd, POLLIN, 0}};
@@ -159,6 +171,8 @@ void X11Overlay::run()
         bool clicked = false;
         {
             std::lock_guard lock(m_mutex);
+            if (m_generation.load() != generation)
+                return;
             if (broken) {
                 m_lost = m_shown.load();
                 continue;
@@ -176,8 +190,11 @@ void X11Overlay::run()
                 std::lock_guard lock(m_handler_mutex);
                 handler = m_handler;
             }
-            if (handler)
+            m_handler_generation = generation;
+            if (handler && m_generation.load() == generation)
                 handler();
+            auto mine = generation;
+            m_handler_generation.compare_exchange_strong(mine, 0);
         }
     }
 }

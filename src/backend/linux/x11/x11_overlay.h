@@ -13,7 +13,9 @@
 // Thread safety: every method may be called from any thread. The X work of a call and of the event
 // thread is serialised by one mutex; the Continue handler runs on the event thread with no lock held,
 // so it may call set_paused(), hide_indicator() or indicator_alive(), but not show_indicator() (which
-// may restart that thread) nor destroy the overlay.
+// may restart that thread) nor destroy the overlay. It may wait for a lock that a caller of
+// show_indicator() holds: replacing a broken connection then leaves that thread to finish the
+// handler on its own instead of joining it.
 //
 // The paused state is the engine's: it is kept across hide_indicator(), so an indicator shown again
 // for a paused session comes up paused with its Continue button (§4.3).
@@ -59,7 +61,7 @@ public:
 
 private:
     nd_core::Result<void> connect();
-    void run();
+    void run(std::uint64_t generation);
     // Handles one event under the lock; true when it completed a real click on Continue.
     bool handle(const xcb_generic_event_t& event);
     bool handle_button(const xcb_button_press_event_t& event, bool press, bool sent);
@@ -82,9 +84,12 @@ private:
 
     std::atomic<bool> m_shown{false};
     std::atomic<bool> m_lost{false};
-    std::atomic<bool> m_stop{false};
+    // The event thread runs while the generation it started with is current; stop_thread() bumps it.
+    std::atomic<std::uint64_t> m_generation{1};
+    std::atomic<std::uint64_t> m_handler_generation{0}; // the generation whose thread is in the handler; 0: none
     int m_wake_fd = -1; // an eventfd: a call that read events on the thread's behalf wakes it
     std::thread m_thread;
+    std::vector<std::thread> m_retired; // threads left inside the Continue handler; joined at the end
 };
 
 } // namespace nd_linux
