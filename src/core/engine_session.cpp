@@ -138,7 +138,7 @@ Result<const Session*> Engine::start_session(const SessionRequest& req)
             // Without a watcher the person could not take control back (§4.3): no takeover then.
             s.takeover.reason = "this backend has no takeover input";
         } else if (auto shown = overlay->show_indicator(); !shown.ok()) {
-            s.takeover.reason = "the takeover indicator could not be shown";
+            s.takeover.reason = "the takeover indicator could not be shown: " + shown.error().message;
         } else {
             s.takeover.on = true;
             s.takeover.indicator = true;

@@ -286,6 +286,27 @@ TEST_F(X11OverlayTest, AClickSoonAfterADriverPressDoesNotCount)
     EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s));
 }
 
+// One takeover per display (docs/architecture.md): a second indicator, as a second driver's, is
+// refused while the first shows, and shows once the first is hidden.
+TEST_F(X11OverlayTest, ASecondDriverCannotTakeOverTheSameDisplay)
+{
+    X11Overlay second("", m_clock);
+    ASSERT_TRUE(m_overlay->show_indicator());
+    auto refused = second.show_indicator();
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, nd_core::ErrorCode::backend_unavailable);
+    EXPECT_EQ(refused.error().message, "another driver holds the takeover on this display");
+    EXPECT_FALSE(second.indicator_alive());
+    EXPECT_TRUE(m_overlay->indicator_alive()) << "the refusal did not touch the first";
+    // Showing again while shown keeps the lock it has.
+    EXPECT_TRUE(m_overlay->show_indicator());
+    m_overlay->hide_indicator();
+    EXPECT_TRUE(second.show_indicator());
+    EXPECT_FALSE(m_overlay->show_indicator()) << "now the first is the second";
+    second.hide_indicator();
+    EXPECT_TRUE(m_overlay->show_indicator());
+}
+
 // The engine's Continue handler takes the engine's lock, which a tool call showing the indicator
 // again also holds. When the indicator's connection broke in between, showing it again replaces the
 // connection, and must not wait for the thread that is still inside the handler.

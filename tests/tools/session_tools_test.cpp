@@ -72,7 +72,7 @@ TEST(SessionTools, NoIndicatorNoTakeover)
     auto r = h.start({{"input", "takeover"}});
     EXPECT_EQ(r.structured["input"], "headless");
     EXPECT_EQ(r.structured["takeover"]["on"], false);
-    EXPECT_EQ(r.structured["takeover"]["reason"], "the takeover indicator could not be shown");
+    EXPECT_EQ(r.structured["takeover"]["reason"], "the takeover indicator could not be shown: the mock takeover indicator could not be shown");
     EXPECT_EQ(h.call("press_key", {{"key", "a"}}).code(), "requires_takeover");
 }
 

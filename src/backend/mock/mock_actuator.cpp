@@ -133,6 +133,14 @@ nd_core::Result<std::string> MockActuator::read_value(const nd_core::WindowInfo&
     return node->value;
 }
 
+nd_core::Result<bool> MockActuator::is_focused_now(const nd_core::WindowInfo& info, const nd_core::Element& element)
+{
+    std::lock_guard lock(m_state.mutex);
+    MockWindow* window = TRY(live_window(m_state, info));
+    Node* node = TRY(live_node(*window, element));
+    return (node->states & nd_core::STATE_FOCUSED) != 0;
+}
+
 nd_core::Result<bool> MockActuator::is_secure_now(const nd_core::WindowInfo& info, const nd_core::Element& element)
 {
     std::lock_guard lock(m_state.mutex);

@@ -22,6 +22,7 @@ public:
     nd_core::Result<void> select(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<std::string> read_value(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<bool> is_secure_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
+    nd_core::Result<bool> is_focused_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<std::vector<std::string>> action_names(const nd_core::WindowInfo&,
                                                            const nd_core::Element&) override;
 

@@ -32,6 +32,9 @@ public:
     // The element's action names read live, asking for each name a bulk read left empty
     // (Chromium names its actions only when asked one by one).
     virtual Result<std::vector<std::string>> action_names(const WindowInfo&, const Element&) = 0;
+    // Whether the element has the keyboard focus now, read live (a foreground type_text waits for
+    // its click to have moved the focus before the first key).
+    virtual Result<bool> is_focused_now(const WindowInfo&, const Element&) = 0;
 };
 
 } // namespace nd_core

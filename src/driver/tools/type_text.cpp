@@ -5,6 +5,7 @@
 #include "driver/tools/tools.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace nd_driver::tools {
 
@@ -12,6 +13,31 @@ namespace {
 
 using nd_core::ErrorCode;
 using nd_core::make_error;
+
+// A toolkit moves the keyboard focus on its own main loop, after it has handled the click; keys
+// that come before that can be lost (GTK3 under load drops the first ones). So the first key waits
+// until the element says it has the focus, and none is sent when it never does.
+constexpr std::chrono::milliseconds FOCUS_WAIT{1000};
+constexpr std::chrono::milliseconds FOCUS_POLL{10};
+
+nd_core::Result<void> wait_for_focus(ToolEnv& env, const nd_core::ElementRef& ref)
+{
+    auto* actuator = env.engine.backend().actuator();
+    if (!actuator)
+        return nd_core::Ok{};
+    const auto end = std::chrono::steady_clock::now() + FOCUS_WAIT;
+    for (;;) {
+        auto focused = actuator->is_focused_now(ref.window(), ref.element());
+        if (!focused.ok())
+            return std::move(focused).error();
+        if (*focused)
+            return nd_core::Ok{};
+        if (std::chrono::steady_clock::now() >= end)
+            return make_error(ErrorCode::focus_changed,
+                "element " + std::to_string(ref.index) + " did not take the keyboard focus after the click; nothing was typed");
+        std::this_thread::sleep_for(FOCUS_POLL);
+    }
+}
 
 nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::ElementRef& ref, nd_core::ActResult& r)
 {
@@ -37,6 +63,8 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
     r.path = "synthetic";
     r.took_cursor = true;
     TRY_VOID(input.click(point, nd_core::MouseButton::left, 1));
+    if (e.is(nd_core::STATE_FOCUSABLE))
+        TRY_VOID(wait_for_focus(env, ref));
     r.typed_characters = TRY(input.type_text(text));
     return nd_core::Ok{};
 }

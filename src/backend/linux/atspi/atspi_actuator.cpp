@@ -286,6 +286,13 @@ nd_core::Result<std::string> AtspiActuator::read_value(const nd_core::WindowInfo
     return std::string();
 }
 
+nd_core::Result<bool> AtspiActuator::is_focused_now(const nd_core::WindowInfo& window, const nd_core::Element& element)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    return object.states.has(ATSPI_STATE_FOCUSED);
+}
+
 nd_core::Result<bool> AtspiActuator::is_secure_now(const nd_core::WindowInfo& window, const nd_core::Element& element)
 {
     Deadline deadline = deadline_in(m_timeout);

@@ -55,12 +55,27 @@ nd_core::Result<void> X11Overlay::show_indicator()
 {
     {
         std::lock_guard life(m_life_mutex);
-        TRY_VOID(connect());
+        // The display's takeover lock first: a second driver taking over would read our input as
+        // the person's. It is kept while the indicator shows and dropped with it.
+        bool held = false;
+        {
+            std::lock_guard lock(m_mutex);
+            held = m_lock.held();
+        }
+        DisplayLock taken;
+        if (!held)
+            taken = TRY(DisplayLock::take(m_display_name));
+        TRY_VOID(connect()); // on failure `taken` lets go as it goes out of scope
         std::lock_guard lock(m_mutex);
+        if (taken.held())
+            m_lock = std::move(taken);
         m_shown = false;
         m_lost = false;
         m_armed = false;
-        TRY_VOID(m_windows->create(m_paused, deadline_after(SHOW_TIMEOUT)));
+        if (auto created = m_windows->create(m_paused, deadline_after(SHOW_TIMEOUT)); !created.ok()) {
+            m_lock.release();
+            return created;
+        }
         m_shown = true;
     }
     kick(); // the thread paints the Expose events that the round trips above read for it
@@ -73,6 +88,7 @@ void X11Overlay::hide_indicator()
         std::lock_guard lock(m_mutex);
         m_shown = false;
         m_armed = false;
+        m_lock.release();
         if (!m_windows || !m_windows->shown())
             return;
         m_windows->destroy();

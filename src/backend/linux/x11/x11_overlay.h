@@ -21,6 +21,7 @@
 // for a paused session comes up paused with its Continue button (§4.3).
 
 #include "backend/linux/x11/x11_display.h"
+#include "backend/linux/x11/x11_display_lock.h"
 #include "backend/linux/x11/x11_overlay_windows.h"
 #include "backend/linux/x11/x11_press_clock.h"
 #include "core/backend/overlay.h"
@@ -47,7 +48,9 @@ public:
     X11Overlay(const X11Overlay&) = delete;
     X11Overlay& operator=(const X11Overlay&) = delete;
 
-    // Errors: backend_unavailable (no display, no SHAPE, windows refused or not shown) and timed_out.
+    // Takes the display's takeover lock (x11_display_lock.h) and keeps it until hide_indicator().
+    // Errors: backend_unavailable (another driver holds the takeover on this display, no display,
+    // no SHAPE, windows refused or not shown) and timed_out.
     nd_core::Result<void> show_indicator() override;
     void set_paused(bool) override;
     void hide_indicator() override;
@@ -81,6 +84,7 @@ private:
     std::function<void()> m_handler;
 
     std::mutex m_life_mutex; // connecting and starting or stopping the thread
+    DisplayLock m_lock;      // held while the indicator shows; under m_mutex
 
     std::atomic<bool> m_shown{false};
     std::atomic<bool> m_lost{false};
