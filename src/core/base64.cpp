@@ -32,4 +32,44 @@ std::string base64_encode(std::string_view bytes)
     return out;
 }
 
+bool base64_decode(std::string_view text, std::string& out)
+{
+    auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z')
+            return c - 'A';
+        if (c >= 'a' && c <= 'z')
+            return c - 'a' + 26;
+        if (c >= '0' && c <= '9')
+            return c - '0' + 52;
+        if (c == '+')
+            return 62;
+        if (c == '/')
+            return 63;
+        return -1;
+    };
+    out.clear();
+    if (text.size() % 4 != 0)
+        return false;
+    out.reserve(text.size() / 4 * 3);
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+        const bool last = i + 4 == text.size();
+        const int pad = last ? (text[i + 3] == '=') + (text[i + 2] == '=') : 0;
+        if (pad == 1 && text[i + 2] == '=')
+            return false;
+        int v[4];
+        for (int k = 0; k < 4 - pad; ++k)
+            if ((v[k] = value(text[i + static_cast<std::size_t>(k)])) < 0)
+                return false;
+        for (int k = 4 - pad; k < 4; ++k)
+            v[k] = 0;
+        const std::uint32_t n = std::uint32_t(v[0]) << 18 | std::uint32_t(v[1]) << 12 | std::uint32_t(v[2]) << 6 | std::uint32_t(v[3]);
+        out += static_cast<char>((n >> 16) & 0xFF);
+        if (pad < 2)
+            out += static_cast<char>((n >> 8) & 0xFF);
+        if (pad < 1)
+            out += static_cast<char>(n & 0xFF);
+    }
+    return true;
+}
+
 } // namespace nd_core

@@ -11,6 +11,7 @@
 #include "core/consent.h"
 #include "core/engine_events.h"
 #include "core/session.h"
+#include "core/window_reads.h"
 
 #include <atomic>
 #include <chrono>
@@ -36,12 +37,6 @@ struct SessionRequest {
     std::int64_t lease_s = DEFAULT_LEASE_S;
 };
 
-struct ElementRef {
-    SnapshotPtr snapshot; // the fresh read the token was checked against
-    std::int32_t index = 0;
-    const Element& element() const { return snapshot->elements[static_cast<std::size_t>(index)]; }
-    const WindowInfo& window() const { return snapshot->window; }
-};
 
 struct SettleInfo {
     bool settled = false;

@@ -12,6 +12,7 @@
 #include "core/backend/element_finder.h"
 #include "core/backend/input_watcher.h"
 #include "core/backend/overlay.h"
+#include "core/backend/screen.h"
 #include "core/backend/synthetic_input.h"
 #include "core/backend/tree_reader.h"
 #include "core/backend/window_source.h"
@@ -36,6 +37,9 @@ public:
     virtual Capture* capture() = 0;
     virtual Clipboard* clipboard() = 0;
     virtual Overlay* overlay() = 0;
+
+    // The whole screen, for the desk (screen.h); null when the backend has none.
+    virtual Screen* screen() { return nullptr; }
 
     virtual RegistryReport registry() = 0;
     // The platform's own consent dialog (§6), the default consent provider with this backend;

@@ -1,0 +1,128 @@
+// shuttle: the desk daemon, its CLI and its MCP front (docs/desk.md).
+//
+//   shuttle daemon [--backend auto|linux|mock] [--socket PATH]
+//   shuttle desk VERB [JSON | --name value ...] [--out FILE]
+//   shuttle mcp
+//   shuttle stop | shuttle resume
+//   shuttle --version | --help
+
+#include "core/version.h"
+#include "desk/cli/desk_cli.h"
+#include "desk/config.h"
+#include "desk/daemon/daemon.h"
+#include "desk/mcp/mcp_front.h"
+#include "desk/wire/endpoint.h"
+#include "driver/backend_select.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+nd_desk::Daemon* g_daemon = nullptr;
+
+void on_signal(int)
+{
+    if (g_daemon)
+        g_daemon->request_stop();
+}
+
+constexpr const char* USAGE = R"(usage:
+  shuttle daemon [--backend auto|linux|mock] [--socket PATH]   serve the desk wire
+  shuttle desk VERB [JSON | --name value ...] [--out FILE]      call one desk verb
+  shuttle mcp                                                   MCP stdio front for the desk
+  shuttle stop | shuttle resume                                 safety stop: halt every call / lift it
+  shuttle --version
+
+The socket: SHUTTLE_SOCKET, else $XDG_CACHE_HOME/loomhand/shuttle/desk.sock, else
+~/.cache/loomhand/shuttle/desk.sock. The config: SHUTTLE_CONFIG, else
+$XDG_CONFIG_HOME/loomhand/shuttle/config.toml (docs/config.md).
+)";
+
+int run_daemon(const std::vector<std::string>& args)
+{
+    nd_driver::BackendOptions backend_options;
+    std::string socket;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--backend" && i + 1 < args.size())
+            backend_options.name = args[++i];
+        else if (args[i] == "--socket" && i + 1 < args.size())
+            socket = args[++i];
+        else {
+            std::cerr << "shuttle daemon: unknown argument " << args[i] << "\n" << USAGE;
+            return 2;
+        }
+    }
+    if (socket.empty()) {
+        auto endpoint = nd_desk::wire::default_endpoint();
+        if (!endpoint) {
+            std::cerr << "shuttle daemon: " << endpoint.error().message << "\n";
+            return 2;
+        }
+        socket = *endpoint;
+    }
+    nd_desk::DaemonOptions options;
+    options.endpoint = socket;
+    const std::string config_path = nd_desk::config_path();
+    auto config = nd_desk::load_config(config_path);
+    if (config)
+        options.config = std::move(config).value();
+    else {
+        options.config_error = config.error().message;
+        std::cerr << "shuttle daemon: " << options.config_error << "; every call but safety_stop and safety_resume answers it\n";
+    }
+    auto backend = nd_driver::open_backend(backend_options);
+    if (!backend) {
+        std::cerr << "shuttle daemon: " << backend.error().message << "\n";
+        return 1;
+    }
+    auto daemon = nd_desk::Daemon::open(**backend, std::move(options));
+    if (!daemon) {
+        std::cerr << "shuttle daemon: " << daemon.error().message << "\n";
+        return 1;
+    }
+    // Children (the runtime, plugins, services) find the daemon through the same variable.
+    ::setenv("SHUTTLE_SOCKET", socket.c_str(), 1);
+    g_daemon = daemon->get();
+    struct sigaction sa{};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+    std::cerr << "shuttle daemon: listening on " << socket << " (backend " << (*backend)->name() << ")\n";
+    (*daemon)->run();
+    g_daemon = nullptr;
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << USAGE;
+        return args.empty() ? 2 : 0;
+    }
+    const std::string command = args[0];
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "--version") {
+        std::cout << "shuttle " << nd_core::DRIVER_VERSION << "\n";
+        return 0;
+    }
+    std::signal(SIGPIPE, SIG_IGN);
+    if (command == "daemon")
+        return run_daemon(rest);
+    if (command == "desk")
+        return nd_desk::run_desk_cli(rest);
+    if (command == "mcp")
+        return nd_desk::run_mcp_front(rest);
+    if (command == "stop" || command == "resume")
+        return nd_desk::run_safety(command == "stop");
+    std::cerr << "shuttle: unknown command " << command << "\n" << USAGE;
+    return 2;
+}

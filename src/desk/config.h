@@ -1,0 +1,45 @@
+#pragma once
+
+// config.toml (docs/config.md): the daemon's socket group, the app allowlist, confirm mode and
+// background input. Loaded when the daemon starts; while it fails to load, every call but
+// safety_stop and safety_resume answers with the load error (docs/desk.md).
+//
+// Where: SHUTTLE_CONFIG when set, else $XDG_CONFIG_HOME/loomhand/shuttle/config.toml, else
+// ~/.config/loomhand/shuttle/config.toml. A missing file is an empty config (no allowlist).
+
+#include "core/result.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nd_desk {
+
+struct DeskConfig {
+    std::string path; // where it was read from (empty: defaults, no file)
+
+    // [daemon]
+    std::optional<std::string> socket_group; // opens the socket to this group (0660)
+
+    // [apps] allow: app names (the executable on Linux), compared without case. Empty: every app.
+    std::vector<std::string> allow;
+
+    // [input] confirm: "off" only, for now (docs/config.md says why); background: false only on X11.
+    std::string confirm = "off";
+    bool background = false;
+
+    // [tools] plugins: the plugin directory (later issues), default tools.d beside config.toml.
+    std::optional<std::string> plugins_dir;
+
+    bool allows(std::string_view app) const;
+};
+
+// The path config.toml is read from (the rule above).
+std::string config_path();
+
+// Parses TOML text; errors are invalid_arguments naming the key or the line and column.
+nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path = {});
+// Reads and parses the file at `path`; a missing file gives the defaults.
+nd_core::Result<DeskConfig> load_config(const std::string& path);
+
+} // namespace nd_desk

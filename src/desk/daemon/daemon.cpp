@@ -1,0 +1,235 @@
+#include "desk/daemon/daemon.h"
+
+#include "desk/daemon/socket_setup.h"
+#include "desk/verbs/verbs.h"
+#include "desk/wire/frame_io.h"
+
+#include <cerrno>
+#include <cstring>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace nd_desk {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+namespace w = wire;
+
+namespace {
+
+// Once a frame's first byte arrived, the rest must follow within this.
+constexpr std::chrono::seconds FRAME_REST_TIMEOUT{10};
+// A response must be taken by its client within this, or the connection is dropped.
+constexpr std::chrono::seconds WRITE_TIMEOUT{10};
+
+PeerCred peer_of(int fd)
+{
+    PeerCred out;
+    ucred cred{};
+    socklen_t len = sizeof cred;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+        out.pid = cred.pid;
+        out.uid = cred.uid;
+    }
+    return out;
+}
+
+nlohmann::json ok_json(bool halted) { return {{"halted", halted}}; }
+
+} // namespace
+
+Daemon::Daemon(nd_core::Backend& backend, DaemonOptions options) : m_options(std::move(options))
+{
+    m_desk = std::make_unique<Desk>(backend, m_options.config.value_or(DeskConfig{}));
+    m_watcher = std::make_unique<CallWatcher>(m_desk->halt());
+    m_stop_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+nd_core::Result<std::unique_ptr<Daemon>> Daemon::open(nd_core::Backend& backend, DaemonOptions options)
+{
+    std::optional<std::string> group;
+    if (options.config)
+        group = options.config->socket_group;
+    std::unique_ptr<Daemon> daemon(new Daemon(backend, std::move(options)));
+    if (daemon->m_stop_fd < 0 || !daemon->m_watcher->ok())
+        return make_error(ErrorCode::internal_error, "the daemon could not make its event descriptors");
+    daemon->m_listen = TRY(listen_on(daemon->m_options.endpoint, group));
+    return daemon;
+}
+
+Daemon::~Daemon()
+{
+    request_stop();
+    {
+        std::lock_guard lock(m_connections_mutex);
+        for (auto& c : m_connections)
+            ::shutdown(c.fd, SHUT_RDWR);
+    }
+    for (auto& c : m_connections)
+        if (c.thread.joinable())
+            c.thread.join();
+    if (m_listen >= 0) {
+        ::close(m_listen);
+        ::unlink(m_options.endpoint.c_str());
+    }
+    if (m_stop_fd >= 0)
+        ::close(m_stop_fd);
+}
+
+void Daemon::request_stop()
+{
+    m_stopping = true;
+    if (m_stop_fd >= 0) {
+        const std::uint64_t one = 1;
+        [[maybe_unused]] auto n = ::write(m_stop_fd, &one, sizeof one);
+    }
+}
+
+void Daemon::reap_finished()
+{
+    std::lock_guard lock(m_connections_mutex);
+    for (auto it = m_connections.begin(); it != m_connections.end();) {
+        if (it->done.load()) {
+            if (it->thread.joinable())
+                it->thread.join();
+            it = m_connections.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void Daemon::run()
+{
+    while (!m_stopping.load()) {
+        pollfd fds[2] = {{m_listen, POLLIN, 0}, {m_stop_fd, POLLIN, 0}};
+        if (::poll(fds, 2, 1000) < 0 && errno != EINTR)
+            break;
+        reap_finished();
+        if (fds[1].revents & POLLIN)
+            break;
+        if (!(fds[0].revents & POLLIN))
+            continue;
+        const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0)
+            continue;
+        std::lock_guard lock(m_connections_mutex);
+        if (m_connections.size() >= m_options.max_connections) {
+            w::write_frame(fd, w::encode_response(w::error_text("the daemon serves " + std::to_string(m_options.max_connections) +
+                                                                " connections at most; close one and try again")),
+                w::Clock::now() + std::chrono::seconds(1));
+            ::close(fd);
+            continue;
+        }
+        auto& c = m_connections.emplace_back();
+        c.fd = fd;
+        c.thread = std::thread([this, &c] {
+            serve(c.fd);
+            ::close(c.fd);
+            c.done = true;
+        });
+    }
+    m_stopping = true;
+    // Ends the connections: their reads see the shutdown; a call in flight is stopped through
+    // its gone flag.
+    std::lock_guard lock(m_connections_mutex);
+    for (auto& c : m_connections)
+        ::shutdown(c.fd, SHUT_RDWR);
+    m_desk->halt().wake_all();
+}
+
+void Daemon::serve(int fd)
+{
+    const PeerCred peer = peer_of(fd);
+    std::atomic<bool> gone{false};
+    while (!m_stopping.load()) {
+        // Idle between requests as long as the client likes; once a frame starts, it must finish.
+        pollfd fds[2] = {{fd, POLLIN, 0}, {m_stop_fd, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        if (fds[1].revents & POLLIN)
+            return;
+        auto read = w::read_frame(fd, w::MAX_REQUEST_BYTES, w::Clock::now() + FRAME_REST_TIMEOUT, m_stop_fd);
+        if (read.status == w::ReadStatus::too_large) {
+            w::write_frame(fd,
+                w::encode_response(w::error_text("the request is " + std::to_string(read.announced) +
+                                                 " bytes; the wire takes at most " + std::to_string(w::MAX_REQUEST_BYTES) +
+                                                 ". The connection closes, since the stream cannot go on after it")),
+                w::Clock::now() + WRITE_TIMEOUT);
+            return;
+        }
+        if (read.status != w::ReadStatus::frame)
+            return;
+        gone = false;
+        auto response = handle(read.payload, peer, &gone, fd);
+        if (gone.load())
+            return; // the client went away during the call: nobody to answer
+        auto payload = w::encode_response(response);
+        if (payload.size() > w::MAX_RESPONSE_BYTES)
+            payload = w::encode_response(w::error_text("the answer is " + std::to_string(payload.size()) +
+                                                       " bytes, more than the wire carries; ask for less (a smaller shot, max_chars)"));
+        if (w::write_frame(fd, payload, w::Clock::now() + WRITE_TIMEOUT) != 0)
+            return;
+    }
+}
+
+w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::atomic<bool>* gone, int fd)
+{
+    std::string scratch;
+    auto tool = w::peek_tool(payload, scratch);
+    if (!tool) {
+        auto decoded = w::decode_request(payload);
+        return w::error_text(decoded ? "the request has no tool" : decoded.error().message);
+    }
+    if (*tool == "safety_stop" || *tool == "safety_resume") {
+        if (peer.uid != ::geteuid())
+            return w::error_text(std::string(*tool) + " is answered only to the daemon's own user");
+        const bool stop = *tool == "safety_stop";
+        if (stop)
+            m_desk->halt().stop();
+        else
+            m_desk->halt().resume();
+        return w::ok_text(ok_json(stop).dump());
+    }
+    if (!m_options.config)
+        return w::error_text(m_options.config_error + " (fix config.toml and restart `shuttle daemon`)");
+    const VerbDef* verb = find_verb(*tool);
+    const std::string tool_name(*tool);
+    auto request = w::decode_request(payload);
+    if (!request)
+        return w::error_text(request.error().message);
+    if (request->tool != tool_name)
+        return w::error_text("the request names its tool twice, differently");
+    if (m_desk->halt().halted())
+        return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+    if (!verb)
+        return w::error_text("unknown tool " + tool_name + ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...)");
+    if (auto checked = check_args(*verb, request->args); !checked)
+        return w::error_text("desk_" + verb->name + ": " + checked.error().message);
+
+    CallScope scope{request->agent_id, StopToken(m_desk->halt(), gone)};
+    if (fd >= 0)
+        m_watcher->watch(fd, gone);
+    nd_core::Result<VerbReply> reply = make_error(ErrorCode::internal_error, "the verb did not run");
+    try {
+        reply = verb->handler(*m_desk, scope, request->args);
+    } catch (const std::exception& e) {
+        reply = make_error(ErrorCode::internal_error, std::string("desk_") + verb->name + " failed inside: " + e.what());
+    }
+    if (fd >= 0)
+        m_watcher->unwatch(fd);
+    if (scope.stop.stopped() && !(gone && gone->load()))
+        return w::error_text("stopped by the user (safety_stop) during desk_" + verb->name);
+    if (!reply)
+        return w::error_text(error_text(reply.error()));
+    w::Response out = w::ok_text(reply->result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.image_b64 = std::move(reply->png_b64);
+    return out;
+}
+
+} // namespace nd_desk

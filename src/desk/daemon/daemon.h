@@ -1,0 +1,80 @@
+#pragma once
+
+// `shuttle daemon` (docs/desk.md): listens on the desk wire's unix socket and serves every client at
+// once, a thread per connection, one call at a time per connection. It routes each frame by its
+// tool (read before the full decode): safety_stop and safety_resume, answered only to a peer of the
+// daemon's own uid (SO_PEERCRED); then, unless config.toml failed to load or a halt is on, the
+// desk verbs. A failure is a response with is_error: true, never a closed connection, except for a
+// frame larger than the wire allows (the stream cannot be resynced after it).
+
+#include "desk/config.h"
+#include "desk/daemon/call_watcher.h"
+#include "desk/desk.h"
+#include "desk/wire/wire.h"
+
+#include <atomic>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace nd_desk {
+
+struct DaemonOptions {
+    std::string endpoint;                   // the socket path
+    std::optional<DeskConfig> config;       // loaded
+    std::string config_error;               // or why it did not load (then every call but safety_* answers it)
+    std::size_t max_connections = 256;
+};
+
+struct PeerCred {
+    int pid = -1;
+    unsigned uid = ~0u;
+};
+
+class Daemon {
+public:
+    // Binds the socket (mode 0600, or 0660 owned by [daemon] socket_group), making its directory
+    // (0700) when missing. A socket file left by a daemon that died is replaced; a live daemon at
+    // the same path is an error.
+    static nd_core::Result<std::unique_ptr<Daemon>> open(nd_core::Backend& backend, DaemonOptions options);
+    ~Daemon();
+    Daemon(const Daemon&) = delete;
+    Daemon& operator=(const Daemon&) = delete;
+
+    // Serves until request_stop(); then closes every connection and joins their threads.
+    void run();
+    // Async-signal-safe: writes to an eventfd.
+    void request_stop();
+
+    const std::string& endpoint() const { return m_options.endpoint; }
+    Desk& desk() { return *m_desk; }
+
+    // One request payload to its response (what a connection does per frame); public for tests
+    // and benchmarks that bypass the socket.
+    wire::Response handle(std::string_view payload, const PeerCred&, std::atomic<bool>* gone, int fd);
+
+private:
+    Daemon(nd_core::Backend&, DaemonOptions);
+    void serve(int fd);
+    void reap_finished();
+
+    DaemonOptions m_options;
+    std::unique_ptr<Desk> m_desk;
+    std::unique_ptr<CallWatcher> m_watcher;
+    int m_listen = -1;
+    int m_stop_fd = -1;
+    std::atomic<bool> m_stopping{false};
+
+    struct Connection {
+        int fd = -1;
+        std::thread thread;
+        std::atomic<bool> done{false};
+    };
+    std::mutex m_connections_mutex;
+    std::list<Connection> m_connections;
+};
+
+} // namespace nd_desk

@@ -1,0 +1,97 @@
+#include "desk/daemon/socket_setup.h"
+
+#include "desk/wire/endpoint.h"
+
+#include <cerrno>
+#include <cstring>
+#include <grp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace nd_desk {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+namespace {
+
+nd_core::Result<void> make_parents(const std::string& path)
+{
+    for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+        const std::string dir = path.substr(0, slash);
+        if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+            return make_error(ErrorCode::backend_unavailable, "cannot make the directory " + dir + ": " + std::strerror(errno));
+    }
+    return {};
+}
+
+bool someone_listens(const sockaddr_un& addr)
+{
+    const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (probe < 0)
+        return false;
+    const bool answered = ::connect(probe, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(probe);
+    return answered;
+}
+
+} // namespace
+
+nd_core::Result<int> listen_on(const std::string& path, const std::optional<std::string>& socket_group)
+{
+    if (path.empty() || path.size() > wire::max_socket_path())
+        return make_error(ErrorCode::invalid_arguments, "the socket path is empty or too long for a unix socket: " + path);
+    gid_t gid = 0;
+    if (socket_group) {
+        const group* g = ::getgrnam(socket_group->c_str());
+        if (!g)
+            return make_error(ErrorCode::invalid_arguments, "daemon.socket_group names no group: " + *socket_group);
+        gid = g->gr_gid;
+    }
+    if (path.front() == '/')
+        TRY_VOID(make_parents(path));
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.data(), path.size());
+
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) == 0) {
+        if (!S_ISSOCK(st.st_mode))
+            return make_error(ErrorCode::invalid_arguments, path + " exists and is not a socket; move it away first");
+        if (someone_listens(addr))
+            return make_error(ErrorCode::invalid_arguments, "a shuttle daemon already listens at " + path);
+        ::unlink(path.c_str());
+    }
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return make_error(ErrorCode::backend_unavailable, std::string("cannot make a socket: ") + std::strerror(errno));
+    // The file is born 0600 (or 0660 for a group): no moment where others could connect.
+    const mode_t old_mask = ::umask(socket_group ? 0117 : 0177);
+    const int bound = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    const int bind_errno = errno;
+    ::umask(old_mask);
+    if (bound != 0) {
+        ::close(fd);
+        return make_error(ErrorCode::backend_unavailable, "cannot bind " + path + ": " + std::strerror(bind_errno));
+    }
+    if (socket_group) {
+        if (::chown(path.c_str(), static_cast<uid_t>(-1), gid) != 0 || ::chmod(path.c_str(), 0660) != 0) {
+            const int err = errno;
+            ::close(fd);
+            ::unlink(path.c_str());
+            return make_error(ErrorCode::backend_unavailable,
+                "cannot give " + path + " to group " + *socket_group + ": " + std::strerror(err));
+        }
+    }
+    if (::listen(fd, 128) != 0) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(path.c_str());
+        return make_error(ErrorCode::backend_unavailable, "cannot listen on " + path + ": " + std::strerror(err));
+    }
+    return fd;
+}
+
+} // namespace nd_desk

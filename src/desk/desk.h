@@ -1,0 +1,75 @@
+#pragma once
+
+// The desk: what every desk verb shares. One backend (the same Linux backend the driver uses), the
+// config (app allowlist), the halt, and one snapshot store, so that one read of a window serves a
+// snapshot, a find and a press alike. Desk node ids are the engine's tokens, <snapshot_id>:<N>,
+// resolved against a fresh read (docs/tokens.md); desk window ids are X window ids in decimal.
+//
+// Threads: the daemon runs calls of several clients at once. Reads and the snapshot store are
+// serialised by read_mutex(); synthetic input by input_mutex() (one key combination never
+// interleaves with another client's); waits (wait, still) hold neither while they sleep.
+
+#include "core/backend/backend.h"
+#include "core/snapshot_store.h"
+#include "core/window_reads.h"
+#include "desk/config.h"
+#include "desk/halt.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace nd_desk {
+
+class Desk {
+public:
+    static constexpr std::chrono::milliseconds READ_DEADLINE{3000};
+
+    Desk(nd_core::Backend& backend, DeskConfig config) : m_backend(backend), m_config(std::move(config)) {}
+
+    nd_core::Backend& backend() { return m_backend; }
+    const DeskConfig& config() const { return m_config; }
+    Halt& halt() { return m_halt; }
+
+    std::mutex& read_mutex() { return m_read_mutex; }
+    std::mutex& input_mutex() { return m_input_mutex; }
+    nd_core::SnapshotStore& snapshots() { return m_snapshots; }
+    std::int64_t now_ms() const;
+
+    // Every top-level window, topmost first, and those whose app the allowlist lets through.
+    nd_core::Result<std::vector<nd_core::WindowInfo>> all_windows();
+    nd_core::Result<std::vector<nd_core::WindowInfo>> allowed_windows();
+
+    // The window that the verb's `window` (a title), `id` (a desk window id) and `pid` arguments
+    // name, within the allowlist (docs/desk.md, "Naming a window"). A title equal to two listed
+    // windows, or contained in two when none equals it, is refused. With pid alone: that process's
+    // topmost window. With none of them: window_target_not_found, unless `front_if_none`, which
+    // picks the active window (else the topmost) within the allowlist.
+    nd_core::Result<nd_core::WindowInfo> pick_window(const nlohmann::json& args, bool front_if_none = false);
+
+    // app_out_of_scope naming the app, unless the allowlist lets it through.
+    nd_core::Result<void> check_allowed(const nd_core::WindowInfo&) const;
+
+    // Reads a window whole into the store (under read_mutex()).
+    nd_core::Result<nd_core::SnapshotPtr> read(const nd_core::WindowInfo&);
+    // Resolves a node id against a fresh read (under read_mutex()).
+    nd_core::Result<nd_core::ElementRef> resolve(std::string_view id);
+
+private:
+    nd_core::Backend& m_backend;
+    const DeskConfig m_config;
+    Halt m_halt;
+    std::mutex m_read_mutex;
+    std::mutex m_input_mutex;
+    nd_core::SnapshotStore m_snapshots;
+    const std::chrono::steady_clock::time_point m_epoch = std::chrono::steady_clock::now();
+};
+
+// The text of an error as the desk answers it: the message alone (the driver's suggestions name
+// the driver's tools, not the desk's verbs).
+std::string error_text(const nd_core::Error&);
+
+} // namespace nd_desk
