@@ -15,6 +15,7 @@ std::int64_t Desk::now_ms() const
 
 nd_core::Result<std::vector<WindowInfo>> Desk::all_windows()
 {
+    auto lock = lock_backend();
     auto* source = m_backend.windows();
     if (!source)
         return make_error(ErrorCode::backend_unavailable, "this desk lists no windows");
@@ -108,13 +109,13 @@ nd_core::Result<WindowInfo> Desk::pick_window(const nlohmann::json& args, bool f
 
 nd_core::Result<nd_core::SnapshotPtr> Desk::read(const WindowInfo& window)
 {
-    std::lock_guard lock(m_read_mutex);
+    auto lock = lock_backend();
     return nd_core::read_into(m_backend, m_snapshots, window, READ_DEADLINE, now_ms());
 }
 
 nd_core::Result<nd_core::ElementRef> Desk::resolve(std::string_view id)
 {
-    std::lock_guard lock(m_read_mutex);
+    auto lock = lock_backend();
     return nd_core::resolve_in(m_backend, m_snapshots, id, [this](std::string_view app) { return m_config.allows(app); },
         READ_DEADLINE, now_ms());
 }

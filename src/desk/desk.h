@@ -5,9 +5,11 @@
 // snapshot, a find and a press alike. Desk node ids are the engine's tokens, <snapshot_id>:<N>,
 // resolved against a fresh read (docs/tokens.md); desk window ids are X window ids in decimal.
 //
-// Threads: the daemon runs calls of several clients at once. Reads and the snapshot store are
-// serialised by read_mutex(); synthetic input by input_mutex() (one key combination never
-// interleaves with another client's); waits (wait, still) hold neither while they sleep.
+// Threads: the daemon runs calls of several clients at once, and the backend's parts (one X
+// connection, one AT-SPI bus connection) are not thread-safe. So every backend call is made under
+// lock_backend() (recursive: a verb holding it may call all_windows(), read() or resolve(), which
+// take it too); synthetic input also holds input_mutex() for a whole key combination or drag, so
+// it never interleaves with another client's. Waits (wait, still) hold neither while they sleep.
 
 #include "core/backend/backend.h"
 #include "core/snapshot_store.h"
@@ -34,7 +36,7 @@ public:
     const DeskConfig& config() const { return m_config; }
     Halt& halt() { return m_halt; }
 
-    std::mutex& read_mutex() { return m_read_mutex; }
+    std::unique_lock<std::recursive_mutex> lock_backend() { return std::unique_lock(m_backend_mutex); }
     std::mutex& input_mutex() { return m_input_mutex; }
     nd_core::SnapshotStore& snapshots() { return m_snapshots; }
     std::int64_t now_ms() const;
@@ -53,16 +55,16 @@ public:
     // app_out_of_scope naming the app, unless the allowlist lets it through.
     nd_core::Result<void> check_allowed(const nd_core::WindowInfo&) const;
 
-    // Reads a window whole into the store (under read_mutex()).
+    // Reads a window whole into the store.
     nd_core::Result<nd_core::SnapshotPtr> read(const nd_core::WindowInfo&);
-    // Resolves a node id against a fresh read (under read_mutex()).
+    // Resolves a node id against a fresh read.
     nd_core::Result<nd_core::ElementRef> resolve(std::string_view id);
 
 private:
     nd_core::Backend& m_backend;
     const DeskConfig m_config;
     Halt m_halt;
-    std::mutex m_read_mutex;
+    std::recursive_mutex m_backend_mutex;
     std::mutex m_input_mutex;
     nd_core::SnapshotStore m_snapshots;
     const std::chrono::steady_clock::time_point m_epoch = std::chrono::steady_clock::now();

@@ -14,6 +14,7 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_bus = TRY(AtspiBus::open());
     b->m_windows = std::make_unique<X11WindowSource>(*b->m_display);
     b->m_capture = std::make_unique<X11Capture>(*b->m_display);
+    b->m_screen = std::make_unique<X11Screen>(*b->m_display, *b->m_capture);
     b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
     b->open_takeover_parts();
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);

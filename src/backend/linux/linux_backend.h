@@ -16,6 +16,7 @@
 #include "backend/linux/x11/x11_input.h"
 #include "backend/linux/x11/x11_overlay.h"
 #include "backend/linux/x11/x11_press_clock.h"
+#include "backend/linux/x11/x11_screen.h"
 #include "backend/linux/x11/x11_watcher.h"
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_windows.h"
@@ -42,6 +43,7 @@ public:
     nd_core::Clipboard* clipboard() override { return m_clipboard.get(); }
     nd_core::Overlay* overlay() override { return m_overlay.get(); }
     nd_core::ConsentProvider* consent_dialog() override { return m_consent.get(); }
+    nd_core::Screen* screen() override { return m_screen.get(); }
     nd_core::RegistryReport registry() override;
 
 private:
@@ -55,6 +57,7 @@ private:
     std::unique_ptr<AtspiBus> m_bus;
     std::unique_ptr<X11WindowSource> m_windows;
     std::unique_ptr<X11Capture> m_capture;
+    std::unique_ptr<X11Screen> m_screen;
     std::unique_ptr<X11Clipboard> m_clipboard;
     std::unique_ptr<X11Input> m_input;
     std::unique_ptr<X11InputWatcher> m_watcher;

@@ -11,6 +11,7 @@ VerbDef screen()
                        "element bounds use.",
         .args = {},
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json&) -> nd_core::Result<VerbReply> {
+            auto lock = desk.lock_backend();
             auto* screen = desk.backend().screen();
             if (!screen)
                 return nd_core::make_error(nd_core::ErrorCode::unsupported, "this desk has no screen");

@@ -171,6 +171,19 @@ nd_core::Result<nd_core::Image> X11Capture::capture_window(const nd_core::Window
     return read_region(region, bounds);
 }
 
+nd_core::Result<nd_core::Image> X11Capture::capture_screen(std::int32_t x, std::int32_t y, std::int32_t w, std::int32_t h)
+{
+    const auto& screen = m_display.screen();
+    const Rect whole{0, 0, screen.width_in_pixels, screen.height_in_pixels};
+    const Rect part = Rect{x, y, w, h}.intersected(whole);
+    if (part.empty())
+        return make_error(ErrorCode::invalid_arguments, "the rectangle lies off the screen");
+    Region region{m_display.root(), m_display.root(), part.x, part.y, static_cast<std::uint32_t>(part.w),
+        static_cast<std::uint32_t>(part.h), screen.root_depth, screen.root_visual};
+    m_used_composite = false;
+    return read_pixels(region, part);
+}
+
 nd_core::Result<std::optional<nd_core::Image>> X11Capture::read_composited(const Located& located)
 {
     auto* c = m_display.connection();

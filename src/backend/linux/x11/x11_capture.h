@@ -33,6 +33,11 @@ public:
     // than 8192x8192, or a pixel format other than 32-bit), timed_out, backend_unavailable.
     nd_core::Result<nd_core::Image> capture_window(const nd_core::WindowInfo& window) override;
 
+    // The screen as the person sees it (the root window, every window on it), in the rectangle
+    // clipped to the screen; over MIT-SHM where it can. Errors: invalid_arguments (an empty
+    // rectangle after clipping), timed_out, backend_unavailable.
+    nd_core::Result<nd_core::Image> capture_screen(std::int32_t x, std::int32_t y, std::int32_t w, std::int32_t h);
+
     // Whether the last capture came through Composite and MIT-SHM (for the doctor and tests).
     bool used_composite() const { return m_used_composite; }
     bool used_shm() const { return m_used_shm; }
