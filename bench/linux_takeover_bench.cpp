@@ -18,6 +18,7 @@
 
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_overlay.h"
+#include "driver/control/control_commands.h"
 
 #include <nlohmann/json.hpp>
 
@@ -279,16 +280,16 @@ int main(int argc, char** argv)
         return stopped;
     };
 
+    // The kill switch as the host sends it: the control pipe's own handling of the line (it hides
+    // the indicator before it waits for a call in progress to let go of the engine).
+    nd_driver::ControlCommands control(*b.engine);
+    auto kill_switch_line = [&] { (void)control.handle(R"({"id":1,"method":"kill_switch"})"); };
+
     // Indicator removal, trigger by trigger; first, while the app is idle (the typing below leaves it
     // busy laying out a long entry for a while, which slows the server's replies).
     const std::vector<std::pair<std::string, std::function<void()>>> triggers = {
         {"end_session", [&] { b.call("end_session", json::object()); }},
-        {"kill_switch", [&] {
-             b.engine->interrupt();
-             std::lock_guard lock(b.engine->mutex());
-             b.engine->kill_switch();
-             b.engine->clear_interrupt();
-         }},
+        {"kill_switch", [&] { kill_switch_line(); }},
         {"revoke", [&] {
              const auto id = b.engine->session()->id;
              b.engine->interrupt(id);
@@ -380,15 +381,13 @@ int main(int argc, char** argv)
                 std::this_thread::sleep_for(1ms);
             std::this_thread::sleep_for(30ms);
             const auto t0 = Clock::now();
-            b.engine->interrupt();
-            {
-                std::lock_guard lock(b.engine->mutex());
-                b.engine->kill_switch();
-                b.engine->clear_interrupt();
-            }
+            // The host's line is handled on the control pipe's own thread; the indicator is watched
+            // from here, since the handler then waits for the call to let go of the engine.
+            std::thread host(kill_switch_line);
             while (!(b.overlay()->window_ids().empty() && all_gone(pd, ids)) && Clock::now() - t0 < 3s)
                 std::this_thread::sleep_for(50us);
             settle_kill.push_back(ms_between(t0, Clock::now()));
+            host.join();
             t.join();
         }
         report("indicator_kill_switch_during_settle", settle_kill);
