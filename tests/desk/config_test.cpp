@@ -1,0 +1,76 @@
+// config.toml (docs/config.md): the keys this desk knows, their types, and clear errors for the rest.
+
+#include "desk/config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+using nd_desk::parse_config;
+
+TEST(DeskConfig, EmptyTextIsTheDefaults)
+{
+    auto c = parse_config("");
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_TRUE(c->allow.empty());
+    EXPECT_FALSE(c->socket_group.has_value());
+    EXPECT_TRUE(c->allows("anything"));
+}
+
+TEST(DeskConfig, KnownKeys)
+{
+    auto c = parse_config(R"(
+[daemon]
+socket_group = "desk"
+
+[apps]
+allow = ["gtk3-widget-factory", "Zenity"]
+
+[input]
+confirm = "off"
+background = false
+
+[tools]
+plugins = "/opt/shuttle/tools.d"
+)");
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_EQ(c->socket_group, "desk");
+    EXPECT_TRUE(c->allows("gtk3-widget-factory"));
+    EXPECT_TRUE(c->allows("zenity")) << "app names compare without case";
+    EXPECT_FALSE(c->allows("chromium"));
+    EXPECT_EQ(c->plugins_dir, "/opt/shuttle/tools.d");
+}
+
+TEST(DeskConfig, ErrorsNameTheKeyOrThePlace)
+{
+    struct Case {
+        const char* text;
+        const char* expected;
+    } cases[] = {
+        {"[apps]\nalow = []\n", "apps.alow"},
+        {"[apps]\nallow = \"gedit\"\n", "apps.allow must be a list"},
+        {"[apps]\nallow = [1]\n", "app names"},
+        {"[daemon]\nsocket_group = 5\n", "socket_group"},
+        {"[input]\nbackground = true\n", "no background input"},
+        {"[input]\nconfirm = \"always\"\n", "input.confirm"},
+        {"[tools]\nplugins = \"relative\"\n", "absolute"},
+        {"[nonsense]\n", "unknown key"},
+        {"[apps\nallow = []\n", "line 1"},
+        {"apps = 3\n", "must be a table"},
+    };
+    for (const auto& c : cases) {
+        auto r = parse_config(c.text, "/x/config.toml");
+        ASSERT_FALSE(r.ok()) << c.text;
+        EXPECT_NE(r.error().message.find(c.expected), std::string::npos) << c.text << " -> " << r.error().message;
+        EXPECT_NE(r.error().message.find("config.toml"), std::string::npos);
+    }
+}
+
+TEST(DeskConfig, AMissingFileIsTheDefaultsAndAnUnreadableOneAnError)
+{
+    auto missing = nd_desk::load_config("/nonexistent-dir/config.toml");
+    ASSERT_TRUE(missing.ok()) << missing.error().message;
+    auto dir = nd_desk::load_config("/");
+    EXPECT_FALSE(dir.ok() && !dir->allow.empty());
+}
