@@ -1,5 +1,6 @@
-// nish-docgen: prints or writes the generated docs (docs/errors.md, docs/tools.md).
+// nish-docgen: prints or writes the generated docs (docs/errors.md, docs/tools.md, docs/desk-verbs.md).
 
+#include "desk/desk_docs.h"
 #include "driver/docs_gen.h"
 
 #include <fstream>
@@ -12,6 +13,7 @@ int main(int argc, char** argv)
         const std::string dir = argv[2];
         std::ofstream(dir + "/errors.md") << nd_driver::errors_markdown();
         std::ofstream(dir + "/tools.md") << nd_driver::tools_markdown();
+        std::ofstream(dir + "/desk-verbs.md") << nd_desk::desk_verbs_markdown();
         return 0;
     }
     if (argc == 2 && std::string(argv[1]) == "errors") {
@@ -22,6 +24,10 @@ int main(int argc, char** argv)
         std::cout << nd_driver::tools_markdown();
         return 0;
     }
-    std::cerr << "usage: nish-docgen --write DIR | errors | tools\n";
+    if (argc == 2 && std::string(argv[1]) == "desk") {
+        std::cout << nd_desk::desk_verbs_markdown();
+        return 0;
+    }
+    std::cerr << "usage: nish-docgen --write DIR | errors | tools | desk\n";
     return 2;
 }
