@@ -1,6 +1,7 @@
 #include "core/engine.h"
 
 #include "core/png.h"
+#include "core/secure_blackout.h"
 
 #include <thread>
 
@@ -93,14 +94,7 @@ Result<Engine::Png> Engine::capture_png(Session& s, const Snapshot& snap)
     auto* capture = m_backend.capture();
     if (!capture)
         return make_error(ErrorCode::unsupported, "this backend cannot capture windows");
-    if (snap.budget_truncated)
-        return make_error(ErrorCode::secure_field_refused,
-            "no screenshot: the window's tree was cut at the whole-window budget, so secure fields may be unknown");
-    // A secure field the window shows must have known bounds to be blacked out; one that is not
-    // showing is not painted.
-    for (const auto& e : snap.elements)
-        if (e.secure() && e.is(STATE_SHOWING) && !e.has_frame)
-            return make_error(ErrorCode::secure_field_refused, "no screenshot: a secure field has no known bounds");
+    TRY_VOID(check_secure_fields_known(snap));
 
     const auto now = now_ms();
     while (!s.capture_times_ms.empty() && now - s.capture_times_ms.front() >= 1000)
@@ -111,12 +105,7 @@ Result<Engine::Png> Engine::capture_png(Session& s, const Snapshot& snap)
     s.capture_times_ms.push_back(now);
 
     auto image = TRY(capture->capture_window(snap.window));
-    for (const auto& e : snap.elements) {
-        if (!e.secure())
-            continue;
-        Frame local{e.frame.x - snap.window.frame.x, e.frame.y - snap.window.frame.y, e.frame.w, e.frame.h};
-        black_out(image, local);
-    }
+    black_out_secure_fields(image, snap, snap.window.frame.x, snap.window.frame.y);
     return Png{encode_png(image), image.width, image.height};
 }
 

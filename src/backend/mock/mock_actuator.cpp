@@ -158,4 +158,26 @@ nd_core::Result<std::vector<std::string>> MockActuator::action_names(const nd_co
     return node->actions;
 }
 
+nd_core::Result<void> MockActuator::grab_focus(const nd_core::WindowInfo& info, const nd_core::Element& element)
+{
+    std::lock_guard lock(m_state.mutex);
+    MockWindow* window = TRY(live_window(m_state, info));
+    Node* node = TRY(live_node(*window, element));
+    if (!(node->states & nd_core::STATE_FOCUSABLE) && !(node->states & nd_core::STATE_EDITABLE))
+        return make_error(ErrorCode::action_failed, "the element cannot take the keyboard focus (not focusable)");
+    TRY_VOID(check_enabled(*node));
+    // One focus per window, as a toolkit keeps it.
+    std::vector<Node*> stack{window->root.get()};
+    while (!stack.empty()) {
+        Node* n = stack.back();
+        stack.pop_back();
+        n->states &= ~nd_core::STATE_FOCUSED;
+        for (auto& child : n->children)
+            stack.push_back(child.get());
+    }
+    node->states |= nd_core::STATE_FOCUSED;
+    record(m_state, *window, *node, "grab_focus", "");
+    return {};
+}
+
 } // namespace nd_mock

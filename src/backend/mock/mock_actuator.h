@@ -25,6 +25,8 @@ public:
     nd_core::Result<bool> is_focused_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<std::vector<std::string>> action_names(const nd_core::WindowInfo&,
                                                            const nd_core::Element&) override;
+    // Moves the focused state to the element, off every other element of its window.
+    nd_core::Result<void> grab_focus(const nd_core::WindowInfo&, const nd_core::Element&) override;
 
 private:
     DesktopState& m_state;

@@ -35,6 +35,13 @@ public:
     // Whether the element has the keyboard focus now, read live (a foreground type_text waits for
     // its click to have moved the focus before the first key).
     virtual Result<bool> is_focused_now(const WindowInfo&, const Element&) = 0;
+    // Gives the element the keyboard focus inside its window (AT-SPI Component.GrabFocus). Unlike the
+    // calls above it changes focus, so only a front that acts in the foreground (the desk's act
+    // focus) calls it. A backend without it answers unsupported.
+    virtual Result<void> grab_focus(const WindowInfo&, const Element&)
+    {
+        return make_error(ErrorCode::unsupported, "this backend cannot move the keyboard focus to an element");
+    }
 };
 
 } // namespace nd_core

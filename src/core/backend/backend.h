@@ -10,6 +10,7 @@
 #include "core/backend/clipboard.h"
 #include "core/consent.h"
 #include "core/backend/element_finder.h"
+#include "core/backend/input_lease.h"
 #include "core/backend/input_watcher.h"
 #include "core/backend/overlay.h"
 #include "core/backend/screen.h"
@@ -40,6 +41,11 @@ public:
 
     // The whole screen, for the desk (screen.h); null when the backend has none.
     virtual Screen* screen() { return nullptr; }
+
+    // The right to send synthetic input for one act (input_lease.h), taken without waiting. Refused
+    // (backend_unavailable) while another program's takeover holds the display. The default grants
+    // it: a backend whose input nobody else shares needs no lock.
+    virtual Result<std::unique_ptr<InputLease>> lease_input() { return free_input_lease(); }
 
     virtual RegistryReport registry() = 0;
     // The platform's own consent dialog (§6), the default consent provider with this backend;

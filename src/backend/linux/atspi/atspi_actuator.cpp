@@ -300,4 +300,15 @@ nd_core::Result<bool> AtspiActuator::is_secure_now(const nd_core::WindowInfo& wi
     return secure(object, deadline);
 }
 
+nd_core::Result<void> AtspiActuator::grab_focus(const nd_core::WindowInfo& window, const nd_core::Element& element)
+{
+    Deadline deadline = deadline_in(m_timeout);
+    Live object = TRY(live(window, element, deadline));
+    if (!(object.interfaces & IF_COMPONENT))
+        return make_error(ErrorCode::action_failed, "the element has no Component interface to take the focus");
+    if (!object.states.has(ATSPI_STATE_FOCUSABLE))
+        return make_error(ErrorCode::action_failed, "the element cannot take the keyboard focus (not focusable)");
+    return expect_true({object.ref.bus, object.ref.path, IFACE_COMPONENT, "GrabFocus"}, {}, deadline);
+}
+
 } // namespace nd_linux

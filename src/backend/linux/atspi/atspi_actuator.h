@@ -30,6 +30,9 @@ public:
     nd_core::Result<bool> is_focused_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<std::vector<std::string>> action_names(const nd_core::WindowInfo&,
                                                            const nd_core::Element&) override;
+    // Component.GrabFocus: the one call here that moves the focus, made only when a front asks for
+    // it by name (the desk's act focus).
+    nd_core::Result<void> grab_focus(const nd_core::WindowInfo&, const nd_core::Element&) override;
 
 private:
     // What an operation needs to know of the live object, read in one round trip.

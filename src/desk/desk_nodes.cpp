@@ -1,0 +1,86 @@
+#include "desk/desk_nodes.h"
+
+#include "desk/desk.h"
+#include "desk/desk_geometry.h"
+#include "desk/desk_input.h"
+
+namespace nd_desk {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+nd_core::Result<nd_core::ElementRef> resolve_node(Desk& desk, std::string_view id)
+{
+    auto ref = desk.resolve(id);
+    if (ref)
+        return ref;
+    auto e = std::move(ref).error();
+    switch (e.code) {
+    case ErrorCode::stale_element_token:
+    case ErrorCode::element_not_found:
+    case ErrorCode::window_target_not_found:
+        e.message += ": read the window again with desk_snapshot and use an id from that read";
+        break;
+    case ErrorCode::invalid_arguments:
+        e.message = "id: \"" + std::string(id.substr(0, 64)) +
+                    "\" is no node id; pass an id (<snapshot>:<N>) from desk_snapshot or desk_find";
+        break;
+    default: break;
+    }
+    return e;
+}
+
+nd_core::Result<HitTest> hit_test(Desk& desk, const nd_core::ElementRef& ref)
+{
+    HitTest out;
+    const auto elements = TRY(framed_elements(desk, *ref.snapshot));
+    const auto& e = elements[static_cast<std::size_t>(ref.index)];
+    if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || e.frame.w <= 0 || e.frame.h <= 0) {
+        out.miss = "it is not showing on the screen";
+        return out;
+    }
+    const auto p = centre_of(e.frame);
+    const auto windows = TRY(desk.all_windows());
+    const auto* top = window_at(windows, p);
+    if (!top || top->window_id != ref.window().window_id) {
+        out.miss = top ? "the window \"" + top->title + "\" covers its centre" : "its centre is off its window";
+        return out;
+    }
+    const auto row = row_at(elements, p);
+    if (!is_within(elements, row, ref.index)) {
+        out.miss = "another node (" + (row >= 0 ? elements[static_cast<std::size_t>(row)].role : std::string("none")) +
+                   ") is on top at its centre";
+        return out;
+    }
+    out.point = p;
+    return out;
+}
+
+nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::ElementRef& ref)
+{
+    auto lock = desk.lock_backend();
+    auto* actuator = desk.backend().actuator();
+    if (!actuator)
+        return make_error(ErrorCode::backend_unavailable, "this desk has no element actions");
+    const auto& e = ref.element();
+    auto actions = e.actions;
+    // A bulk read may leave names empty (Chromium): ask the element itself then.
+    bool unnamed = false;
+    for (const auto& a : actions)
+        unnamed = unnamed || a.empty();
+    if (unnamed || actions.empty())
+        actions = TRY(actuator->action_names(ref.window(), e));
+    if (actions.empty() || actions.front().empty())
+        return make_error(ErrorCode::action_failed,
+            "the node (" + e.role + ") has no action of its own: click it instead (desk_act with action click)");
+    TRY_VOID(actuator->do_action(ref.window(), e, actions.front()));
+    return actions.front();
+}
+
+nd_core::Result<void> click_point(Desk& desk, const CallScope& scope, nd_core::Point p)
+{
+    auto input = TRY(DeskInput::begin(desk, scope));
+    return input->click(p, nd_core::MouseButton::left, 1);
+}
+
+} // namespace nd_desk
