@@ -223,10 +223,17 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
     }
     if (fd >= 0)
         m_watcher->unwatch(fd);
-    if (scope.stop.stopped() && !(gone && gone->load()))
-        return w::error_text("stopped by the user (safety_stop) during desk_" + verb->name);
-    if (!reply)
-        return w::error_text(error_text(reply.error()));
+    if (!reply) {
+        std::string text = error_text(reply.error());
+        // A verb that a stop cut short says so in its own words; any other failure during a stop
+        // gets the reason in front, so the caller knows not to simply retry.
+        if (scope.stop.stopped() && text.find("stopped by the user") == std::string::npos)
+            text = "stopped by the user (safety_stop) during desk_" + verb->name + ": " + text;
+        if (reply.error().typed_characters && text.find("typed") == std::string::npos)
+            text += " (" + std::to_string(*reply.error().typed_characters) + " characters were typed)";
+        return w::error_text(std::move(text));
+    }
+    // A verb that finished before it noticed a stop answers what it did: it happened.
     w::Response out = w::ok_text(reply->result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     out.image_b64 = std::move(reply->png_b64);
     return out;

@@ -1,13 +1,44 @@
 #include "desk/mcp/mcp_front.h"
 
+#include "desk/mcp/desk_tool_host.h"
+#include "desk/wire/endpoint.h"
+#include "driver/mcp/mcp_server.h"
+
 #include <iostream>
+#include <unistd.h>
 
 namespace nd_desk {
 
-int run_mcp_front(const std::vector<std::string>&)
+namespace {
+
+constexpr const char* INSTRUCTIONS =
+    "The desk tools of shuttle: each desk_<verb> tool runs one verb of the shuttle daemon on this "
+    "desktop (windows, snapshots, input, pictures). The daemon must be running (`shuttle daemon`); "
+    "a tool answers an error saying so when it is not.";
+
+} // namespace
+
+nd_driver::McpServerOptions mcp_front_options()
 {
-    std::cerr << "shuttle mcp: under construction\n";
-    return 1;
+    nd_driver::McpServerOptions options;
+    options.name = "shuttle";
+    options.instructions = INSTRUCTIONS;
+    options.log_prefix = "shuttle mcp";
+    return options;
+}
+
+int run_mcp_front(const std::vector<std::string>& args)
+{
+    if (!args.empty()) {
+        std::cerr << "shuttle mcp: takes no arguments (the daemon's socket comes from SHUTTLE_SOCKET or the default "
+                     "endpoint)\n";
+        return 2;
+    }
+    auto endpoint = wire::default_endpoint();
+    // Without an endpoint the server still starts and lists its tools; each call then says why.
+    DeskToolHost host = endpoint ? DeskToolHost(*endpoint) : DeskToolHost::without_endpoint(endpoint.error().message);
+    nd_driver::McpServer server(host, STDIN_FILENO, STDOUT_FILENO, mcp_front_options());
+    return server.run();
 }
 
 } // namespace nd_desk

@@ -19,9 +19,9 @@ namespace nd_driver {
 namespace {
 
 // Diagnostics go to stderr: stdout belongs to the protocol.
-void log_line(const std::string& message)
+void log_line(const std::string& prefix, const std::string& message)
 {
-    std::fprintf(stderr, "nish-driver mcp: %s\n", message.c_str());
+    std::fprintf(stderr, "%s: %s\n", prefix.c_str(), message.c_str());
 }
 
 bool is_blank(std::string_view line)
@@ -40,7 +40,7 @@ McpServer::McpServer(ToolHost& host, int input_fd, int output_fd, McpServerOptio
 {
     // The wake pipe lets request_stop() and a closed output interrupt a reader blocked in poll().
     if (::pipe2(m_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-        log_line(std::string("cannot create the wake pipe: ") + std::strerror(errno));
+        log_line(m_options.log_prefix, std::string("cannot create the wake pipe: ") + std::strerror(errno));
         m_wake_pipe[0] = m_wake_pipe[1] = -1;
     }
 }
@@ -69,7 +69,7 @@ int McpServer::run()
     try {
         worker = std::thread([this] { worker_loop(); });
     } catch (const std::system_error& e) {
-        log_line(std::string("cannot start the worker thread: ") + e.what());
+        log_line(m_options.log_prefix, std::string("cannot start the worker thread: ") + e.what());
         m_host.connection_closed();
         return 1;
     }
@@ -88,17 +88,17 @@ int McpServer::run()
             try {
                 handle_line(line);
             } catch (const std::exception& e) {
-                log_line(std::string("dropped a request line: ") + e.what());
+                log_line(m_options.log_prefix, std::string("dropped a request line: ") + e.what());
             }
             break;
         case LineReader::Status::TooLong:
-            log_line("skipped a request line longer than " + std::to_string(m_options.max_line_bytes) + " bytes");
+            log_line(m_options.log_prefix, "skipped a request line longer than " + std::to_string(m_options.max_line_bytes) + " bytes");
             send(rpc_error_line("null", RPC_INVALID_REQUEST, too_long));
             break;
         case LineReader::Status::End:
         case LineReader::Status::Stopped: reading = false; break;
         case LineReader::Status::Failed:
-            log_line(std::string("reading the input failed: ") + std::strerror(errno));
+            log_line(m_options.log_prefix, std::string("reading the input failed: ") + std::strerror(errno));
             exit_code = 1;
             reading = false;
             break;
@@ -236,9 +236,9 @@ std::string McpServer::execute(Pending& pending)
         return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND,
             "Method not found: " + request.method.substr(0, 128));
     } catch (const std::exception& e) {
-        log_line("request " + request.method.substr(0, 128) + " failed: " + e.what());
+        log_line(m_options.log_prefix, "request " + request.method.substr(0, 128) + " failed: " + e.what());
     } catch (...) {
-        log_line("request " + request.method.substr(0, 128) + " failed");
+        log_line(m_options.log_prefix, "request " + request.method.substr(0, 128) + " failed");
     }
     return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error");
 }
@@ -252,7 +252,7 @@ bool McpServer::send(std::string_view line)
     if (error == 0)
         return true;
     if (error != EPIPE)
-        log_line(std::string("writing the output failed: ") + std::strerror(error));
+        log_line(m_options.log_prefix, std::string("writing the output failed: ") + std::strerror(error));
     m_output_closed.store(true);
     lock.unlock();
     output_closed();

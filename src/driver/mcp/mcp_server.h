@@ -30,6 +30,8 @@ struct McpServerOptions {
     std::string name = "nish-driver";
     std::string version = nd_core::DRIVER_VERSION;
     std::string instructions;
+    // What each diagnostic line on stderr starts with.
+    std::string log_prefix = "nish-driver mcp";
     // A request line longer than this is skipped and answered with -32600 (id null).
     std::size_t max_line_bytes = 8 * 1024 * 1024;
 };

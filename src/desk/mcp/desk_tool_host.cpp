@@ -1,0 +1,73 @@
+#include "desk/mcp/desk_tool_host.h"
+
+#include "desk/mcp/cancel_wake.h"
+#include "desk/verbs/verbs.h"
+#include "desk/wire/client.h"
+
+namespace nd_desk {
+
+namespace {
+
+nd_driver::ToolOutput tool_error(std::string text)
+{
+    nd_driver::ToolOutput out;
+    out.is_error = true;
+    out.text = std::move(text);
+    return out;
+}
+
+} // namespace
+
+DeskToolHost::DeskToolHost(std::string endpoint) : m_endpoint(std::move(endpoint)) {}
+
+DeskToolHost DeskToolHost::without_endpoint(std::string reason)
+{
+    DeskToolHost host;
+    host.m_endpoint_error = std::move(reason);
+    return host;
+}
+
+nlohmann::json DeskToolHost::list_tools()
+{
+    nlohmann::json tools = nlohmann::json::array();
+    for (const auto& verb : desk_verbs())
+        tools.push_back({{"name", "desk_" + verb.name}, {"description", verb.description}, {"inputSchema", input_schema(verb)}});
+    return tools;
+}
+
+bool DeskToolHost::has_tool(std::string_view name) { return find_verb(name) != nullptr; }
+
+nd_driver::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann::json& arguments,
+                                              const nd_driver::CallContext& context)
+{
+    if (!m_endpoint_error.empty())
+        return tool_error(m_endpoint_error);
+    // A call cancelled while it waited in the queue never reaches the daemon. (The server drops
+    // its reply either way.)
+    if (context.is_cancelled())
+        return tool_error("cancelled");
+    CancelWake wake(context.cancelled);
+    if (!wake.ok())
+        return tool_error("shuttle mcp cannot make the descriptor that would cancel the call; nothing was sent");
+
+    auto client = wire::Client::connect(m_endpoint);
+    if (!client)
+        return tool_error(client.error().message);
+    // The MCP front has no agent of its own: its calls share the default session, as the CLI's do.
+    wire::Request request{"", std::string(name), arguments};
+    auto result = client->call(request, std::nullopt, wake.fd());
+    switch (result.status) {
+    case wire::Client::CallStatus::cancelled: return tool_error("cancelled");
+    case wire::Client::CallStatus::failed:
+        return tool_error(std::string(name) + " did not finish: " + result.failure + " (daemon at " + m_endpoint + ")");
+    case wire::Client::CallStatus::answered: break;
+    }
+    nd_driver::ToolOutput out;
+    out.is_error = result.response.is_error;
+    out.text = std::move(result.response.text);
+    if (result.response.image_b64)
+        out.image = nd_driver::ImageBlock{"image/png", std::move(*result.response.image_b64)};
+    return out;
+}
+
+} // namespace nd_desk

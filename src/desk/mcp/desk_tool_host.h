@@ -1,0 +1,44 @@
+#pragma once
+
+// The ToolHost of `shuttle mcp` (docs/mcp-front.md): it lists one MCP tool per desk verb,
+// desk_<verb>, with the verb's description and input schema, and relays each call over the wire
+// to the daemon, turning the wire response into the call's result (text, an image/png block when
+// the response has image_b64, isError from is_error).
+//
+// Connection: one per call. The host connects when a call starts and closes the connection when
+// it ends, so a daemon restarted between calls is simply found again, and cancelling a running
+// call is closing its connection (the daemon takes that as the cancel) with nothing to reopen.
+// safety_stop and safety_resume are never tools here: has_tool() admits only desk verbs.
+//
+// The host holds no state between calls beyond the endpoint; the MCP server calls it from its one
+// worker thread.
+
+#include "driver/mcp/tool_host.h"
+
+#include <string>
+
+namespace nd_desk {
+
+class DeskToolHost final : public nd_driver::ToolHost {
+public:
+    // Calls go to the daemon at `endpoint`.
+    explicit DeskToolHost(std::string endpoint);
+    // No endpoint could be worked out (no HOME, a path too long): every call answers `reason` as
+    // a tool error, while the tool list still serves.
+    static DeskToolHost without_endpoint(std::string reason);
+
+    nlohmann::json list_tools() override;
+    bool has_tool(std::string_view name) override;
+    nd_driver::ToolOutput call_tool(std::string_view name, const nlohmann::json& arguments,
+                                    const nd_driver::CallContext&) override;
+
+    const std::string& endpoint() const { return m_endpoint; }
+
+private:
+    DeskToolHost() = default;
+
+    std::string m_endpoint;
+    std::string m_endpoint_error; // set when there is no endpoint
+};
+
+} // namespace nd_desk
