@@ -54,6 +54,15 @@ struct WindowInfo {
     std::string title; // untrusted text
     Frame frame;
     bool active = false;
+
+    // Facts of the window manager that only some backends read (the desk's windows verb shows
+    // them); the defaults mean "no" or "unknown", so a backend that knows none of them is right.
+    bool dialog = false;            // a dialog by its window type (_NET_WM_WINDOW_TYPE_DIALOG on X11)
+    bool modal = false;             // blocks input to another window (_NET_WM_STATE_MODAL)
+    bool hidden = false;            // the window manager hides it (_NET_WM_STATE_HIDDEN)
+    bool shell = false;             // its process also owns a panel or desktop window
+    std::int64_t transient_for = 0; // the window it belongs to (WM_TRANSIENT_FOR), 0 when none
+    std::string executable;         // the process's executable file name, when the backend can tell
 };
 
 struct Element {

@@ -1,6 +1,10 @@
 #include "backend/linux/linux_backend.h"
 
 #include "backend/linux/linux_registry.h"
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_message.h"
+#include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/x11/x11_input_lease.h"
 
 namespace nd_linux {
 
@@ -13,6 +17,7 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
             "display " + b->m_display->name() + " is not local; the driver reads only a local display");
     b->m_bus = TRY(AtspiBus::open());
     b->m_windows = std::make_unique<X11WindowSource>(*b->m_display);
+    b->m_window_control = std::make_unique<X11WindowControl>(*b->m_display);
     b->m_capture = std::make_unique<X11Capture>(*b->m_display);
     b->m_screen = std::make_unique<X11Screen>(*b->m_display, *b->m_capture);
     b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
@@ -44,10 +49,42 @@ void LinuxBackend::open_takeover_parts()
     m_overlay = std::make_unique<X11Overlay>(name, *m_press_clock);
 }
 
+nd_core::Result<std::unique_ptr<nd_core::InputLease>> LinuxBackend::lease_input()
+{
+    return X11InputLease::take(m_display->name());
+}
+
 nd_core::RegistryReport LinuxBackend::registry()
 {
     // Probe afresh: the doctor and health_report describe the machine as it is now.
     return linux_registry(probe_x11(m_display->name()), probe_atspi());
+}
+
+nd_core::Result<std::vector<std::string>> LinuxBackend::key_bindings(const nd_core::WindowInfo&,
+    const std::vector<nd_core::Element>& elements, std::chrono::milliseconds deadline)
+{
+    // For the desk's snapshot with keys: Action.GetActions of each element with actions, in one
+    // batch; the binding is the third string of the first action (the one a press runs).
+    std::vector<std::string> out(elements.size());
+    AtspiBatch batch(*m_bus, deadline_in(deadline));
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        if (elements[i].actions.empty())
+            continue;
+        auto ref = parse_key(elements[i].key);
+        if (!ref)
+            continue;
+        batch.add({ref->bus, ref->path, IFACE_ACTION, "GetActions"}, {}, [&out, i](const Reply& r) {
+            if (!r.ok() || sd_bus_message_enter_container(r.message, SD_BUS_TYPE_ARRAY, "(sss)") < 0)
+                return;
+            const char* name = nullptr;
+            const char* description = nullptr;
+            const char* keys = nullptr;
+            if (sd_bus_message_read(r.message, "(sss)", &name, &description, &keys) > 0 && keys)
+                out[i] = cut_utf8(keys, 256);
+        });
+    }
+    TRY_VOID(batch.run());
+    return out;
 }
 
 } // namespace nd_linux

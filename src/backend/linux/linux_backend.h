@@ -20,13 +20,15 @@
 #include "backend/linux/x11/x11_watcher.h"
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_windows.h"
+#include "backend/linux/x11/x11_window_control.h"
 #include "core/backend/backend.h"
+#include "core/backend/window_control.h"
 
 #include <memory>
 
 namespace nd_linux {
 
-class LinuxBackend final : public nd_core::Backend {
+class LinuxBackend final : public nd_core::Backend, public nd_core::DeskParts {
 public:
     // Needs a reachable local X display and the accessibility bus; errors say which is missing.
     static nd_core::Result<std::unique_ptr<LinuxBackend>> open();
@@ -44,7 +46,12 @@ public:
     nd_core::Overlay* overlay() override { return m_overlay.get(); }
     nd_core::ConsentProvider* consent_dialog() override { return m_consent.get(); }
     nd_core::Screen* screen() override { return m_screen.get(); }
+    // The per-display takeover lock for one desk act (x11_input_lease.h).
+    nd_core::Result<std::unique_ptr<nd_core::InputLease>> lease_input() override;
     nd_core::RegistryReport registry() override;
+    nd_core::WindowControl* window_control() override { return m_window_control.get(); }
+    nd_core::Result<std::vector<std::string>> key_bindings(const nd_core::WindowInfo&, const std::vector<nd_core::Element>&,
+        std::chrono::milliseconds deadline) override;
 
 private:
     LinuxBackend() = default;
@@ -56,6 +63,7 @@ private:
     std::unique_ptr<X11Display> m_input_display; // XTEST on a connection of its own
     std::unique_ptr<AtspiBus> m_bus;
     std::unique_ptr<X11WindowSource> m_windows;
+    std::unique_ptr<X11WindowControl> m_window_control;
     std::unique_ptr<X11Capture> m_capture;
     std::unique_ptr<X11Screen> m_screen;
     std::unique_ptr<X11Clipboard> m_clipboard;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <unistd.h>
 
 namespace nd_linux {
 
@@ -22,7 +23,7 @@ struct WindowCookies {
     xcb_get_window_attributes_cookie_t attributes{};
     xcb_get_geometry_cookie_t geometry{};
     xcb_translate_coordinates_cookie_t origin{};
-    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{};
+    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{}, state{}, transient_for{};
     xcb_res_query_client_ids_cookie_t client_ids{};
     bool asked_client_ids = false;
 };
@@ -49,6 +50,23 @@ std::string process_name(std::int64_t pid)
     if (!comm || !std::getline(comm, name))
         return {};
     return sanitize_utf8(name.substr(0, 64));
+}
+
+std::string executable_name(std::int64_t pid)
+{
+    if (pid <= 0)
+        return {};
+    char target[4096];
+    const auto path = "/proc/" + std::to_string(pid) + "/exe";
+    const auto n = ::readlink(path.c_str(), target, sizeof target - 1);
+    if (n <= 0)
+        return process_name(pid); // another user's process, or a kernel thread
+    std::string_view full(target, static_cast<std::size_t>(n));
+    constexpr std::string_view deleted = " (deleted)"; // the file was replaced since it started
+    if (full.size() > deleted.size() && full.substr(full.size() - deleted.size()) == deleted)
+        full.remove_suffix(deleted.size());
+    const auto slash = full.rfind('/');
+    return sanitize_utf8(full.substr(slash == std::string_view::npos ? 0 : slash + 1).substr(0, 255));
 }
 
 X11WindowSource::X11WindowSource(X11Display& display) : m_display(display) {}
@@ -97,7 +115,8 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
         return m_display.dead_error();
     // Cached after the first list; a server that does not answer them fails the list here.
     TRY_VOID(m_display.intern_atoms({"_NET_CLIENT_LIST_STACKING", "_NET_CLIENT_LIST", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME",
-        "_NET_WM_PID", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP", "UTF8_STRING"}));
+        "_NET_WM_PID", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP", "UTF8_STRING",
+        "_NET_WM_WINDOW_TYPE_DIALOG", "_NET_WM_STATE", "_NET_WM_STATE_MODAL", "_NET_WM_STATE_HIDDEN"}));
     auto root_state = TRY(read_root());
 
     auto* c = m_display.connection();
@@ -106,6 +125,9 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
     const xcb_atom_t utf8 = m_display.atom("UTF8_STRING");
     const xcb_atom_t dock = m_display.atom("_NET_WM_WINDOW_TYPE_DOCK");
     const xcb_atom_t desktop = m_display.atom("_NET_WM_WINDOW_TYPE_DESKTOP");
+    const xcb_atom_t dialog = m_display.atom("_NET_WM_WINDOW_TYPE_DIALOG");
+    const xcb_atom_t modal = m_display.atom("_NET_WM_STATE_MODAL");
+    const xcb_atom_t hidden = m_display.atom("_NET_WM_STATE_HIDDEN");
 
     ReplyBatch batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
     std::vector<WindowCookies> sent;
@@ -123,6 +145,8 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
         k.name = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_GET_PROPERTY_TYPE_ANY, 0, MAX_TEXT_PROPERTY_UNITS));
         k.wm_class = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 256));
         k.net_pid = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_PID"), XCB_ATOM_CARDINAL, 0, 1));
+        k.state = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_STATE"), XCB_ATOM_ATOM, 0, 32));
+        k.transient_for = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 0, 1));
         if (ask_res) {
             xcb_res_client_id_spec_t spec{w, XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
             k.client_ids = batch.add(xcb_res_query_client_ids(c, 1, &spec));
@@ -132,6 +156,8 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
     }
 
     std::vector<nd_core::WindowInfo> out;
+    // Pids that own a panel or desktop window: their other windows are the shell's (shell: true).
+    std::vector<std::int64_t> shell_pids;
     for (const auto& k : sent) {
         // Every reply is taken, even of a window that turns out not to be listed, so none is left
         // waiting inside xcb.
@@ -143,6 +169,8 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
         auto name = TRY(batch.take<PropertyReply>(k.name));
         auto wm_class = TRY(batch.take<PropertyReply>(k.wm_class));
         auto net_pid = TRY(batch.take<PropertyReply>(k.net_pid));
+        auto state = TRY(batch.take<PropertyReply>(k.state));
+        auto transient_for = TRY(batch.take<PropertyReply>(k.transient_for));
         XReply<xcb_res_query_client_ids_reply_t> client_ids;
         if (k.asked_client_ids)
             client_ids = TRY(batch.take<xcb_res_query_client_ids_reply_t>(k.client_ids));
@@ -153,21 +181,29 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
         if (attributes->map_state != XCB_MAP_STATE_VIEWABLE || attributes->override_redirect
             || attributes->_class != XCB_WINDOW_CLASS_INPUT_OUTPUT)
             continue;
-        auto types = property_u32(type.value.get());
-        if (std::any_of(types.begin(), types.end(), [&](std::uint32_t t) { return t == dock || t == desktop; }))
-            continue;
-
         nd_core::WindowInfo info;
         info.window_id = k.window;
-        info.title = property_text(net_name.value.get(), utf8);
-        if (info.title.empty())
-            info.title = property_text(name.value.get(), utf8);
         if (client_ids)
             info.pid = pid_from_client_ids(client_ids.value.get());
         if (info.pid == 0) {
             auto pids = property_u32(net_pid.value.get());
             info.pid = pids.empty() ? 0 : pids[0];
         }
+        auto types = property_u32(type.value.get());
+        if (std::any_of(types.begin(), types.end(), [&](std::uint32_t t) { return t == dock || t == desktop; })) {
+            if (info.pid > 0)
+                shell_pids.push_back(info.pid);
+            continue;
+        }
+        info.title = property_text(net_name.value.get(), utf8);
+        if (info.title.empty())
+            info.title = property_text(name.value.get(), utf8);
+        info.dialog = std::find(types.begin(), types.end(), dialog) != types.end();
+        auto states = property_u32(state.value.get());
+        info.modal = std::find(states.begin(), states.end(), modal) != states.end();
+        info.hidden = std::find(states.begin(), states.end(), hidden) != states.end();
+        if (auto owner = property_u32(transient_for.value.get()); !owner.empty() && owner[0] != root)
+            info.transient_for = owner[0];
         auto cls = property_wm_class(wm_class.value.get());
         // A driver's consent dialog is never a target (§6); the indicator is override-redirect and
         // never listed in the first place.
@@ -176,10 +212,14 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
         info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
         if (info.app.empty() && m_display.is_local())
             info.app = process_name(info.pid);
+        if (m_display.is_local())
+            info.executable = executable_name(info.pid);
         info.frame = {origin->dst_x, origin->dst_y, geometry->width, geometry->height};
         info.active = k.window == root_state.active;
         out.push_back(std::move(info));
     }
+    for (auto& info : out)
+        info.shell = std::find(shell_pids.begin(), shell_pids.end(), info.pid) != shell_pids.end();
     return out;
 }
 

@@ -7,6 +7,10 @@
 // without docks and desktops. Per window: the title from _NET_WM_NAME (else WM_NAME), the app from
 // WM_CLASS, the pid from X-Resource (else _NET_WM_PID), the frame of the client window in root
 // coordinates, and active from _NET_ACTIVE_WINDOW. docs/linux-x11.md has the details and why.
+// For the desk (docs/desk-verbs-read.md) also: dialog from _NET_WM_WINDOW_TYPE, modal and hidden from
+// _NET_WM_STATE, transient_for from WM_TRANSIENT_FOR, and shell when the window's pid also owns a
+// (viewable) dock or desktop window, which is itself not listed; on a local display, executable
+// from /proc/PID/exe.
 //
 // Each list is two batches of requests (root properties, then everything about every window at
 // once), each with its own deadline; a window that vanishes in between is left out, not an error.
@@ -36,5 +40,9 @@ private:
 
 // The executable name of a local process (/proc/<pid>/comm), empty when unknown.
 std::string process_name(std::int64_t pid);
+
+// The file name of a local process's executable (/proc/<pid>/exe, which comm cuts at 15
+// characters), else process_name(); empty when unknown.
+std::string executable_name(std::int64_t pid);
 
 } // namespace nd_linux

@@ -1,0 +1,134 @@
+#include "desk/desk_read_launch.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <optional>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace nd_desk {
+
+namespace {
+
+constexpr std::chrono::milliseconds PROBE_TIMEOUT{3000};
+
+// Spawns argv with stdio on /dev/null, in a new process group, with default signal handling and
+// an empty signal mask (the daemon's threads block signals its children must not inherit).
+nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv)
+{
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, args[0], &files, &attr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&files);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0)
+        return nd_core::make_error(nd_core::ErrorCode::action_failed, argv.front() + " could not start: " + std::strerror(rc));
+    return pid;
+}
+
+} // namespace
+
+std::string find_on_path(const std::string& name, const std::string& path_list)
+{
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        return {};
+    std::size_t start = 0;
+    while (start <= path_list.size()) {
+        const auto end = std::min(path_list.find(':', start), path_list.size());
+        const auto dir = path_list.substr(start, end - start);
+        start = end + 1;
+        // An empty entry means the working directory, which a daemon must not run programs from.
+        if (dir.empty() || dir.front() != '/')
+            continue;
+        const auto candidate = dir + "/" + name;
+        struct stat st{};
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return {};
+}
+
+bool systemd_scope_works()
+{
+    static std::mutex mutex;
+    static std::optional<bool> known;
+    std::lock_guard lock(mutex);
+    if (known)
+        return *known;
+    known = false;
+    const char* path = std::getenv("PATH");
+    const auto run = find_on_path("systemd-run", path ? path : "");
+    const auto truth = find_on_path("true", path ? path : "");
+    if (run.empty() || truth.empty())
+        return false;
+    auto pid = spawn_detached({run, "--user", "--scope", "--quiet", "--collect", "--", truth});
+    if (!pid)
+        return false;
+    const auto deadline = std::chrono::steady_clock::now() + PROBE_TIMEOUT;
+    int status = 0;
+    for (;;) {
+        const auto done = ::waitpid(*pid, &status, WNOHANG);
+        if (done == *pid)
+            break;
+        if (done < 0)
+            return false;
+        if (std::chrono::steady_clock::now() >= deadline) {
+            ::kill(*pid, SIGKILL);
+            ::waitpid(*pid, &status, 0);
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    known = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return *known;
+}
+
+nd_core::Result<Launched> launch_app(const std::string& executable)
+{
+    Launched out;
+    std::vector<std::string> argv{executable};
+    if (systemd_scope_works()) {
+        const char* path = std::getenv("PATH");
+        // --scope runs the command in this very process once the scope exists, so the pid is the app's.
+        argv = {find_on_path("systemd-run", path ? path : ""), "--user", "--scope", "--quiet", "--collect", "--", executable};
+        out.scoped = true;
+    }
+    out.pid = TRY(spawn_detached(argv));
+    // Reaped when it exits, so no zombie is left; nothing waits for that.
+    std::thread([pid = out.pid] {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }).detach();
+    return out;
+}
+
+} // namespace nd_desk

@@ -1,0 +1,31 @@
+#pragma once
+
+// Starting an app for desk_launch (docs/desk-verbs-read.md): the executable looked up on PATH and
+// run without a shell, in a process group of its own, with no terminal (stdio on /dev/null), in a
+// systemd user scope of its own when `systemd-run --user --scope` works here (so a stop of the
+// daemon's scripts or services, which ends their process groups and cgroup, spares it), else in the
+// daemon's own cgroup. The launch never waits for the app; a thread reaps it when it exits.
+
+#include "core/result.h"
+
+#include <string>
+#include <vector>
+
+namespace nd_desk {
+
+// The absolute path of an executable `name` on `path_list` (a PATH value), or "" when none.
+std::string find_on_path(const std::string& name, const std::string& path_list);
+
+// Whether `systemd-run --user --scope` works, asked once (a run of `true` in a scope) and
+// remembered for the life of the process.
+bool systemd_scope_works();
+
+struct Launched {
+    int pid = -1;
+    bool scoped = false;
+};
+
+// Starts `executable` (an absolute path) as described above. Errors: action_failed naming why.
+nd_core::Result<Launched> launch_app(const std::string& executable);
+
+} // namespace nd_desk
