@@ -21,7 +21,7 @@ Result<SnapshotPtr> read_into(Backend& backend, SnapshotStore& store, const Wind
 }
 
 Result<ElementRef> resolve_in(Backend& backend, SnapshotStore& store, std::string_view token,
-                              const std::function<bool(std::string_view app)>& allowed,
+                              const std::function<bool(const WindowInfo&)>& allowed,
                               std::chrono::milliseconds deadline, std::int64_t now_ms)
 {
     ParsedToken parsed;
@@ -52,7 +52,7 @@ Result<ElementRef> resolve_in(Backend& backend, SnapshotStore& store, std::strin
         return make_error(ErrorCode::window_target_not_found,
             "window " + std::to_string(window_id) + " of token " + std::string(token) + " has closed");
     }
-    if (!allowed(now->app))
+    if (!allowed(*now))
         return make_error(ErrorCode::app_out_of_scope, "the token's window belongs to an app this session was not allowed");
     auto fresh = TRY(read_into(backend, store, *now, deadline, now_ms));
     if (fresh->id != parsed.snapshot_id)

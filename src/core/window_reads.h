@@ -23,11 +23,11 @@ struct ElementRef {
 // Reads the whole window (5,000 elements, depth 200, frames deferred) and commits it to `store`.
 Result<SnapshotPtr> read_into(Backend&, SnapshotStore&, const WindowInfo&, std::chrono::milliseconds deadline, std::int64_t now_ms);
 
-// Resolves <snapshot_id>:<N>: the id must be current in `store`, its window still open and its
-// app `allowed`, and a fresh read must have the same structure. Errors: invalid_arguments,
+// Resolves <snapshot_id>:<N>: the id must be current in `store`, its window still open and
+// `allowed` (the caller's scope or allowlist), and a fresh read must have the same structure. Errors: invalid_arguments,
 // stale_element_token, window_target_not_found, app_out_of_scope, element_not_found.
 Result<ElementRef> resolve_in(Backend&, SnapshotStore&, std::string_view token,
-                              const std::function<bool(std::string_view app)>& allowed,
+                              const std::function<bool(const WindowInfo&)>& allowed,
                               std::chrono::milliseconds deadline, std::int64_t now_ms);
 
 } // namespace nd_core

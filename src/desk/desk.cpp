@@ -22,22 +22,30 @@ nd_core::Result<std::vector<WindowInfo>> Desk::all_windows()
     return source->list_windows();
 }
 
+bool Desk::allows(const WindowInfo& w) const
+{
+    // The allowlist names apps as desk_windows shows them (the executable on Linux); the app's own
+    // name (WM_CLASS) is accepted too, so a list written either way works.
+    return m_config.allows(w.executable.empty() ? w.app : w.executable) || m_config.allows(w.app);
+}
+
 nd_core::Result<std::vector<WindowInfo>> Desk::allowed_windows()
 {
     auto all = TRY(all_windows());
     std::vector<WindowInfo> out;
     for (auto& w : all)
-        if (m_config.allows(w.app))
+        if (allows(w))
             out.push_back(std::move(w));
     return out;
 }
 
 nd_core::Result<void> Desk::check_allowed(const WindowInfo& w) const
 {
-    if (m_config.allows(w.app))
+    if (allows(w))
         return {};
+    const std::string& name = w.executable.empty() ? w.app : w.executable;
     return make_error(ErrorCode::app_out_of_scope,
-        "the app " + (w.app.empty() ? std::string("of that window") : "\"" + w.app + "\"") +
+        "the app " + (name.empty() ? std::string("of that window") : "\"" + name + "\"") +
             " is not in the app allowlist ([apps] allow in config.toml)");
 }
 
@@ -100,7 +108,7 @@ nd_core::Result<WindowInfo> Desk::pick_window(const nlohmann::json& args, bool f
         return make_error(ErrorCode::invalid_arguments, "window: name the window by its title, its id or its pid");
     const WindowInfo* front = nullptr;
     for (const auto& w : all)
-        if (m_config.allows(w.app) && (!front || (w.active && !front->active)))
+        if (allows(w) && (!front || (w.active && !front->active)))
             front = &w;
     if (!front)
         return make_error(ErrorCode::window_target_not_found, "no window of an allowed app is open");
@@ -116,7 +124,7 @@ nd_core::Result<nd_core::SnapshotPtr> Desk::read(const WindowInfo& window)
 nd_core::Result<nd_core::ElementRef> Desk::resolve(std::string_view id)
 {
     auto lock = lock_backend();
-    return nd_core::resolve_in(m_backend, m_snapshots, id, [this](std::string_view app) { return m_config.allows(app); },
+    return nd_core::resolve_in(m_backend, m_snapshots, id, [this](const WindowInfo& w) { return allows(w); },
         READ_DEADLINE, now_ms());
 }
 

@@ -87,7 +87,7 @@ nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect)
             black_out_owned(shot.image, owner, static_cast<std::int16_t>(i));
             shot.whole_windows.push_back({w.title, std::move(reason)});
         };
-        if (!desk.config().allows(w.app)) {
+        if (!desk.allows(w)) {
             whole("its app is not in the app allowlist");
             continue;
         }

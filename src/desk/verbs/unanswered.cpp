@@ -34,7 +34,7 @@ VerbDef unanswered()
             for (const auto& w : all)
                 if (w.active)
                     active = &w;
-            if (!active || !desk.config().allows(active->app))
+            if (!active || !desk.allows(*active))
                 return VerbReply{nullptr, std::nullopt};
             auto* trees = desk.backend().trees();
             if (!trees)

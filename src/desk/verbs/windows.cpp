@@ -11,7 +11,7 @@ nd_core::Result<nlohmann::json> read_windows_json(Desk& desk)
     auto all = TRY(desk.all_windows());
     std::vector<nd_core::WindowInfo> allowed;
     for (const auto& w : all)
-        if (desk.config().allows(w.app))
+        if (desk.allows(w))
             allowed.push_back(w);
     return windows_json(allowed, all, screen_size(desk));
 }
