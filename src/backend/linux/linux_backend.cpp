@@ -1,9 +1,6 @@
 #include "backend/linux/linux_backend.h"
 
 #include "backend/linux/linux_registry.h"
-#include "backend/linux/atspi/atspi_batch.h"
-#include "backend/linux/atspi/atspi_message.h"
-#include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/x11/x11_input_lease.h"
 
 namespace nd_linux {
@@ -63,28 +60,7 @@ nd_core::RegistryReport LinuxBackend::registry()
 nd_core::Result<std::vector<std::string>> LinuxBackend::key_bindings(const nd_core::WindowInfo&,
     const std::vector<nd_core::Element>& elements, std::chrono::milliseconds deadline)
 {
-    // For the desk's snapshot with keys: Action.GetActions of each element with actions, in one
-    // batch; the binding is the third string of the first action (the one a press runs).
-    std::vector<std::string> out(elements.size());
-    AtspiBatch batch(*m_bus, deadline_in(deadline));
-    for (std::size_t i = 0; i < elements.size(); ++i) {
-        if (elements[i].actions.empty())
-            continue;
-        auto ref = parse_key(elements[i].key);
-        if (!ref)
-            continue;
-        batch.add({ref->bus, ref->path, IFACE_ACTION, "GetActions"}, {}, [&out, i](const Reply& r) {
-            if (!r.ok() || sd_bus_message_enter_container(r.message, SD_BUS_TYPE_ARRAY, "(sss)") < 0)
-                return;
-            const char* name = nullptr;
-            const char* description = nullptr;
-            const char* keys = nullptr;
-            if (sd_bus_message_read(r.message, "(sss)", &name, &description, &keys) > 0 && keys)
-                out[i] = cut_utf8(keys, 256);
-        });
-    }
-    TRY_VOID(batch.run());
-    return out;
+    return m_actuator->key_bindings(elements, deadline);
 }
 
 } // namespace nd_linux

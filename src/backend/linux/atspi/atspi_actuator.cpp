@@ -311,4 +311,31 @@ nd_core::Result<void> AtspiActuator::grab_focus(const nd_core::WindowInfo& windo
     return expect_true({object.ref.bus, object.ref.path, IFACE_COMPONENT, "GrabFocus"}, {}, deadline);
 }
 
+nd_core::Result<std::vector<std::string>> AtspiActuator::key_bindings(const std::vector<nd_core::Element>& elements,
+    std::chrono::milliseconds deadline)
+{
+    // For the desk's snapshot with keys: Action.GetActions of each element with actions, in one
+    // batch; the binding is the third string of the first action (the one a press runs).
+    std::vector<std::string> out(elements.size());
+    AtspiBatch batch(m_bus, deadline_in(deadline));
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        if (elements[i].actions.empty())
+            continue;
+        auto ref = parse_key(elements[i].key);
+        if (!ref)
+            continue;
+        batch.add({ref->bus, ref->path, IFACE_ACTION, "GetActions"}, {}, [&out, i](const Reply& r) {
+            if (!r.ok() || sd_bus_message_enter_container(r.message, SD_BUS_TYPE_ARRAY, "(sss)") < 0)
+                return;
+            const char* name = nullptr;
+            const char* description = nullptr;
+            const char* keys = nullptr;
+            if (sd_bus_message_read(r.message, "(sss)", &name, &description, &keys) > 0 && keys)
+                out[i] = cut_utf8(keys, 256);
+        });
+    }
+    TRY_VOID(batch.run());
+    return out;
+}
+
 } // namespace nd_linux

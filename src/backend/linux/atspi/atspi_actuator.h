@@ -28,6 +28,9 @@ public:
     nd_core::Result<std::string> read_value(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<bool> is_secure_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
     nd_core::Result<bool> is_focused_now(const nd_core::WindowInfo&, const nd_core::Element&) override;
+    // The raw AT-SPI key binding of the first action of each element that has actions ("" for the
+    // others), in one batch under `deadline`; for the desk's snapshot with keys (DeskParts).
+    nd_core::Result<std::vector<std::string>> key_bindings(const std::vector<nd_core::Element>&, std::chrono::milliseconds deadline);
     nd_core::Result<std::vector<std::string>> action_names(const nd_core::WindowInfo&,
                                                            const nd_core::Element&) override;
     // Component.GrabFocus: the one call here that moves the focus, made only when a front asks for
