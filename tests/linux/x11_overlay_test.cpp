@@ -312,11 +312,13 @@ TEST_F(X11OverlayTest, ASecondDriverCannotTakeOverTheSameDisplay)
 // connection, and must not wait for the thread that is still inside the handler.
 TEST_F(X11OverlayTest, ReplacingABrokenConnectionDoesNotWaitForAContinueHandler)
 {
+    // The handler runs on the overlay's thread and may outlive a statement of this test: it holds
+    // its own copies of what it uses, and the overlay (which joins that thread) goes before them.
     std::promise<void> release;
     auto released = release.get_future().share();
-    std::atomic<bool> entered{false};
-    m_overlay->set_continue_handler([&] {
-        entered = true;
+    auto entered = std::make_shared<std::atomic<bool>>(false);
+    m_overlay->set_continue_handler([released, entered] {
+        *entered = true;
         released.wait_for(10s);
     });
     m_overlay->set_paused(true);
@@ -324,7 +326,7 @@ TEST_F(X11OverlayTest, ReplacingABrokenConnectionDoesNotWaitForAContinueHandler)
     const auto [x, y] = button_centre();
     ASSERT_GE(x, 0);
     ASSERT_TRUE(click_at(x, y));
-    ASSERT_TRUE(wait_until([&] { return entered.load(); }, 2s));
+    ASSERT_TRUE(wait_until([&] { return entered->load(); }, 2s));
 
     // Another client closes the indicator's connection (xkill names one of its windows).
     const auto ids = m_overlay->window_ids();
@@ -343,6 +345,7 @@ TEST_F(X11OverlayTest, ReplacingABrokenConnectionDoesNotWaitForAContinueHandler)
     EXPECT_TRUE(shown.get()) << "the indicator did not come back on a new connection";
     EXPECT_TRUE(m_overlay->indicator_alive());
     EXPECT_NE(m_overlay->continue_button(), 0u) << "still paused: the new indicator shows Continue";
+    m_overlay.reset(); // joins the thread that ran the handler while `release` still lives
 }
 
 } // namespace
