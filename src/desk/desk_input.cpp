@@ -57,6 +57,15 @@ void DeskInput::release_all()
     }
 }
 
+nd_core::Result<void> DeskInput::or_release(nd_core::Result<void> sent)
+{
+    // A failed send lets go of everything at once, not only when the act ends (the backend lock is
+    // recursive, so this may run while the caller holds it).
+    if (!sent)
+        release_all();
+    return sent;
+}
+
 nd_core::Result<void> DeskInput::check()
 {
     if (!m_scope.stop.stopped())
@@ -90,17 +99,8 @@ nd_core::Result<void> DeskInput::click(Point at, MouseButton button, std::int32_
         TRY_VOID(check());
         auto lock = m_desk.lock_backend();
         m_held_buttons.push_back(button);
-        if (auto pressed = m_input.button(button, true); !pressed) {
-            lock.unlock();
-            release_all();
-            return pressed;
-        }
-        auto released = m_input.button(button, false);
-        if (!released) {
-            lock.unlock();
-            release_all();
-            return released;
-        }
+        TRY_VOID(or_release(m_input.button(button, true)));
+        TRY_VOID(or_release(m_input.button(button, false)));
         m_held_buttons.pop_back();
     }
     return {};
@@ -112,11 +112,7 @@ nd_core::Result<void> DeskInput::press_keys(const std::vector<std::string>& keys
         TRY_VOID(check());
         auto lock = m_desk.lock_backend();
         m_held_keys.push_back(k);
-        if (auto pressed = m_input.key(k, true); !pressed) {
-            lock.unlock();
-            release_all();
-            return pressed;
-        }
+        TRY_VOID(or_release(m_input.key(k, true)));
     }
     auto lock = m_desk.lock_backend();
     nd_core::Result<void> first;
@@ -151,11 +147,7 @@ nd_core::Result<void> DeskInput::drag(Point from, Point to)
         TRY_VOID(check());
         auto lock = m_desk.lock_backend();
         m_held_buttons.push_back(MouseButton::left);
-        if (auto pressed = m_input.button(MouseButton::left, true); !pressed) {
-            lock.unlock();
-            release_all();
-            return pressed;
-        }
+        TRY_VOID(or_release(m_input.button(MouseButton::left, true)));
     }
     for (std::int32_t i = 1; i <= DRAG_STEPS; ++i) {
         // Toolkits start a drag only after the pointer moved a few pixels with the button down, and
@@ -173,12 +165,7 @@ nd_core::Result<void> DeskInput::drag(Point from, Point to)
         return check();
     TRY_VOID(check());
     auto lock = m_desk.lock_backend();
-    auto released = m_input.button(MouseButton::left, false);
-    if (!released) {
-        lock.unlock();
-        release_all();
-        return released;
-    }
+    TRY_VOID(or_release(m_input.button(MouseButton::left, false)));
     m_held_buttons.pop_back();
     return {};
 }

@@ -50,6 +50,7 @@ public:
     void release_all();
 
 private:
+    nd_core::Result<void> or_release(nd_core::Result<void> sent);
     DeskInput(Desk&, const CallScope&, std::unique_lock<std::mutex>, std::unique_ptr<nd_core::InputLease>);
 
     Desk& m_desk;
