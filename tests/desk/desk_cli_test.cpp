@@ -3,6 +3,7 @@
 // its output and exit status (0 answered, 1 the daemon answered is_error, 2 bad arguments, 3 no
 // daemon).
 
+#include "desk/desk_test_support.h"
 #include "backend/mock/mock_backend.h"
 #include "desk/cli/desk_cli.h"
 #include "desk/daemon/daemon.h"
@@ -23,49 +24,10 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir {
-    std::string path;
-    TempDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "desk-cli-XXXXXX").string();
-        EXPECT_NE(::mkdtemp(pattern.data()), nullptr);
-        path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-    std::string socket() const { return path + "/desk.sock"; }
-};
+using nd_test::MockDaemon;
 
-class MockDaemon {
-public:
-    explicit MockDaemon(const std::string& endpoint)
-    {
-        auto backend = nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir());
-        if (!backend.ok())
-            throw std::runtime_error(backend.error().text());
-        m_backend = std::move(backend).value();
-        nd_desk::DaemonOptions options;
-        options.endpoint = endpoint;
-        options.config = nd_desk::DeskConfig{};
-        auto daemon = nd_desk::Daemon::open(*m_backend, std::move(options));
-        if (!daemon.ok())
-            throw std::runtime_error(daemon.error().text());
-        m_daemon = std::move(daemon).value();
-        m_thread = std::thread([this] { m_daemon->run(); });
-    }
-    ~MockDaemon()
-    {
-        m_daemon->request_stop();
-        m_thread.join();
-    }
-
-private:
-    std::unique_ptr<nd_mock::MockBackend> m_backend;
-    std::unique_ptr<nd_desk::Daemon> m_daemon;
-    std::thread m_thread;
+struct TempDir : nd_test::TempDir {
+    TempDir() : nd_test::TempDir("desk-cli") {}
 };
 
 std::string slurp(const std::string& path)

@@ -3,6 +3,7 @@
 // this file that answers canned responses or holds a call open, so cancelling a running call can
 // be watched from the daemon's side (it must see its connection close).
 
+#include "desk/desk_test_support.h"
 #include "backend/mock/mock_backend.h"
 #include "desk/daemon/daemon.h"
 #include "desk/mcp/cancel_wake.h"
@@ -35,59 +36,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct TempDir {
-    std::string path;
-    TempDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "desk-mcp-XXXXXX").string();
-        EXPECT_NE(::mkdtemp(pattern.data()), nullptr);
-        path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-    std::string socket() const { return path + "/desk.sock"; }
-};
+using nd_test::MockDaemon;
 
-// A real daemon on the mock backend, serving on its own thread.
-class MockDaemon {
-public:
-    explicit MockDaemon(const std::string& endpoint)
-    {
-        auto backend = nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir());
-        if (!backend.ok())
-            throw std::runtime_error(backend.error().text());
-        m_backend = std::move(backend).value();
-        nd_desk::DaemonOptions options;
-        options.endpoint = endpoint;
-        options.config = nd_desk::DeskConfig{};
-        auto daemon = nd_desk::Daemon::open(*m_backend, std::move(options));
-        if (!daemon.ok())
-            throw std::runtime_error(daemon.error().text());
-        m_daemon = std::move(daemon).value();
-        m_thread = std::thread([this] { m_daemon->run(); });
-    }
-    ~MockDaemon()
-    {
-        m_daemon->request_stop();
-        m_thread.join();
-    }
-    // safety_stop / safety_resume over the wire, as `shuttle stop` sends them.
-    void safety(bool stop)
-    {
-        auto client = w::Client::connect(m_daemon->endpoint());
-        ASSERT_TRUE(client.ok());
-        auto r = client->call(w::Request{"", stop ? "safety_stop" : "safety_resume", nullptr}, w::Clock::now() + 5s);
-        ASSERT_EQ(r.status, w::Client::CallStatus::answered);
-        ASSERT_FALSE(r.response.is_error) << r.response.text;
-    }
-
-private:
-    std::unique_ptr<nd_mock::MockBackend> m_backend;
-    std::unique_ptr<nd_desk::Daemon> m_daemon;
-    std::thread m_thread;
+struct TempDir : nd_test::TempDir {
+    TempDir() : nd_test::TempDir("desk-mcp") {}
 };
 
 // A stand-in daemon: accepts connections, reads one request frame on each, then either answers

@@ -1,0 +1,77 @@
+#pragma once
+
+// What the desk's tests that run anywhere share: a temporary directory for a socket, and a real
+// daemon on the mock backend serving on a thread of its own.
+
+#include "backend/mock/mock_backend.h"
+#include "desk/daemon/daemon.h"
+#include "desk/wire/client.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace nd_test {
+
+struct TempDir {
+    std::string path;
+    explicit TempDir(const std::string& prefix = "desk-test")
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+        EXPECT_NE(::mkdtemp(pattern.data()), nullptr);
+        path = pattern;
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    std::string socket() const { return path + "/desk.sock"; }
+};
+
+// A real daemon on the mock backend, serving on its own thread.
+class MockDaemon {
+public:
+    explicit MockDaemon(const std::string& endpoint)
+    {
+        auto backend = nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir());
+        if (!backend.ok())
+            throw std::runtime_error(backend.error().text());
+        m_backend = std::move(backend).value();
+        nd_desk::DaemonOptions options;
+        options.endpoint = endpoint;
+        options.config = nd_desk::DeskConfig{};
+        auto daemon = nd_desk::Daemon::open(*m_backend, std::move(options));
+        if (!daemon.ok())
+            throw std::runtime_error(daemon.error().text());
+        m_daemon = std::move(daemon).value();
+        m_thread = std::thread([this] { m_daemon->run(); });
+    }
+    ~MockDaemon()
+    {
+        m_daemon->request_stop();
+        m_thread.join();
+    }
+    // safety_stop / safety_resume over the wire, as `shuttle stop` sends them.
+    void safety(bool stop)
+    {
+        namespace w = nd_desk::wire;
+        auto client = w::Client::connect(m_daemon->endpoint());
+        ASSERT_TRUE(client.ok());
+        auto r = client->call(w::Request{"", stop ? "safety_stop" : "safety_resume", nullptr},
+            w::Clock::now() + std::chrono::seconds(5));
+        ASSERT_EQ(r.status, w::Client::CallStatus::answered);
+        ASSERT_FALSE(r.response.is_error) << r.response.text;
+    }
+
+private:
+    std::unique_ptr<nd_mock::MockBackend> m_backend;
+    std::unique_ptr<nd_desk::Daemon> m_daemon;
+    std::thread m_thread;
+};
+
+} // namespace nd_test
