@@ -279,8 +279,12 @@ TEST(LinuxDoctor, ReadyOnTheTestDesktop)
             EXPECT_EQ(b["status"], "available") << b.dump();
         }
     }
-    for (const auto& probe : doc["probes"])
+    bool person_rule = false;
+    for (const auto& probe : doc["probes"]) {
         EXPECT_EQ(probe["status"], "ok") << probe.dump();
+        person_rule = person_rule || probe["label"] == "person-only approvals";
+    }
+    EXPECT_TRUE(person_rule) << "the doctor says whether only the person can answer the consent dialog";
 }
 
 } // namespace

@@ -3,6 +3,10 @@
 // "The person" on the test desktop: a second master device (xinput create-master) whose XTEST
 // slaves a test drives. Its input comes from a source device other than the core XTEST ones the
 // driver uses, as a physical keyboard or mouse would (DESIGN.md), so the watcher counts it.
+//
+// The approval surfaces (consent dialog, Continue) accept no XTEST device at all, so a test that
+// must answer one as the person marks the person's XTEST pointer with NISH_TEST_PERSON_DEVICE, which
+// only test executables read (src/backend/linux/person_mark/person_mark.h). PersonPointer does that.
 
 #include "linux/x11_test_support.h"
 
@@ -12,13 +16,19 @@
 #include <xcb/xtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
+#include <string_view>
+#include <thread>
 
 namespace nd_test {
 
 struct PersonDevices {
     std::uint16_t keyboard = 0, pointer = 0; // the XTEST slaves of the "person" master
+    std::uint16_t master_pointer = 0;        // the "person pointer" master itself
 };
+
+inline constexpr const char* PERSON_POINTER_NAME = "person XTEST pointer";
 
 inline PersonDevices find_person(nd_linux::X11Display& display)
 {
@@ -33,6 +43,8 @@ inline PersonDevices find_person(nd_linux::X11Display& display)
             out.keyboard = it.data->deviceid;
         if (name == "person XTEST pointer")
             out.pointer = it.data->deviceid;
+        if (name == "person pointer")
+            out.master_pointer = it.data->deviceid;
     }
     return out;
 }
@@ -59,5 +71,64 @@ inline void person_press(nd_linux::X11Display& display, std::uint16_t device, bo
     xcb_test_fake_input(c, release, detail, XCB_CURRENT_TIME, display.root(), 0, 0, static_cast<std::uint8_t>(device));
     xcb_flush(c);
 }
+
+// The id of the device named `name`; 0 when there is none.
+inline std::uint16_t device_id(nd_linux::X11Display& display, std::string_view name)
+{
+    auto reply = display.wait<xcb_input_xi_query_device_reply_t>(
+        xcb_input_xi_query_device(display.connection(), XCB_INPUT_DEVICE_ALL), nd_linux::deadline_after(std::chrono::seconds(2)));
+    if (!reply.ok() || !reply.value())
+        return 0;
+    for (auto it = xcb_input_xi_query_device_infos_iterator(reply.value().value.get()); it.rem; xcb_input_xi_device_info_next(&it))
+        if (std::string_view(xcb_input_xi_device_info_name(it.data), static_cast<std::size_t>(xcb_input_xi_device_info_name_length(it.data))) == name)
+            return it.data->deviceid;
+    return 0;
+}
+
+// Waits until the server has handled everything sent so far on `display`.
+inline void sync(nd_linux::X11Display& display)
+{
+    (void)display.wait<xcb_get_input_focus_reply_t>(xcb_get_input_focus(display.connection()),
+                                                    nd_linux::deadline_after(std::chrono::seconds(2)));
+}
+
+// A left click at a root point from `device` through XTEST, the XInput 1 way, after putting the
+// pointer of `master` there (XIWarpPointer). With the person's devices this is the test's stand-in
+// for the person's hand; with a physical slave's id ("Xvfb mouse") it is what an attacker can send
+// in a real mouse's name, which the device rule alone cannot tell apart.
+inline void click_from(nd_linux::X11Display& display, std::uint16_t master, std::uint16_t device, int x, int y)
+{
+    auto* c = display.connection();
+    xcb_input_xi_warp_pointer(c, XCB_WINDOW_NONE, display.root(), 0, 0, 0, 0, static_cast<xcb_input_fp1616_t>(x) << 16,
+                              static_cast<xcb_input_fp1616_t>(y) << 16, master);
+    sync(display);
+    // Pressed and released as a hand does, with time between: the window manager's passive grab on a
+    // client window freezes the device until the manager replays the press, and a release sent at
+    // once would be handled after the next warp.
+    const auto* xi = xcb_get_extension_data(c, &xcb_input_id);
+    for (const std::uint8_t type : {static_cast<std::uint8_t>(xi->first_event + 3), static_cast<std::uint8_t>(xi->first_event + 4)}) {
+        xcb_test_fake_input(c, type, 1, XCB_CURRENT_TIME, display.root(), 0, 0, static_cast<std::uint8_t>(device));
+        sync(display);
+        std::this_thread::sleep_for(std::chrono::milliseconds(80));
+    }
+}
+
+// The person's pointer for one test: a "person" master, its XTEST pointer marked as the person's
+// device for this test executable.
+struct PersonPointer {
+    explicit PersonPointer(nd_linux::X11Display& d) : display(d)
+    {
+        ::setenv("NISH_TEST_PERSON_DEVICE", PERSON_POINTER_NAME, 1);
+        if (master.created)
+            ids = find_person(display);
+    }
+    ~PersonPointer() { ::unsetenv("NISH_TEST_PERSON_DEVICE"); }
+    bool ready() const { return ids.pointer != 0 && ids.master_pointer != 0; }
+    void click(int x, int y) { click_from(display, ids.master_pointer, ids.pointer, x, y); }
+
+    nd_linux::X11Display& display;
+    PersonMaster master;
+    PersonDevices ids;
+};
 
 } // namespace nd_test

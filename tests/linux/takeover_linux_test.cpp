@@ -104,7 +104,15 @@ TEST_F(Takeover, ClickThenThePersonTakesOverThenContinue)
     int cx = 0, cy = 0;
     ASSERT_TRUE(centre_of(button, cx, cy));
     std::this_thread::sleep_for(1600ms);
+    // Another program's click (xdotool) does not resume: only the person may.
     ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(cx), std::to_string(cy), "click", "1"}), 0);
+    std::this_thread::sleep_for(500ms);
+    EXPECT_EQ(call("get_session_state").s["takeover"]["paused"], true) << "an XTEST click on Continue resumed";
+    EXPECT_NE(overlay()->last_refusal().find("XTEST"), std::string::npos) << overlay()->last_refusal();
+    // The person's click (this test's marked device), 1.5 s after xdotool's press.
+    std::this_thread::sleep_for(1600ms);
+    ::setenv("NISH_TEST_PERSON_DEVICE", nd_test::PERSON_POINTER_NAME, 1);
+    nd_test::click_from(**display, person.master_pointer, person.pointer, cx, cy);
     ASSERT_TRUE(nd_test::wait_until(
         [&] {
             auto s = call("get_session_state");

@@ -1,8 +1,10 @@
-// The native consent dialog on the test desktop: only a real left click (XTEST through xdotool, as a
-// person's mouse arrives) on Allow grants, and the takeover and clipboard lines only when ticked by
-// such a click; Deny, a timeout and closing the window deny; SendEvent clicks, a click right after
-// the driver's own press and the keyboard do nothing. App names are cleaned and bounded.
+// The native consent dialog on the test desktop. Only the person answers Allow and the takeover and
+// clipboard lines: the test's marked person device (person_input.h) grants; xdotool's clicks (the core
+// XTEST device), a click sent in a physical device's name through XTEST (caught by the RECORD watch),
+// SendEvent clicks, a click right after the driver's own press and the keyboard do nothing. Deny
+// denies from any device; a timeout and closing the window deny. App names are cleaned and bounded.
 
+#include "linux/person_input.h"
 #include "linux/x11_test_support.h"
 
 #include "backend/linux/x11/x11_consent_dialog.h"
@@ -39,6 +41,9 @@ protected:
         auto display = nd_linux::X11Display::open();
         ASSERT_TRUE(display) << display.error().text();
         m_display = std::move(display).value();
+        m_rule.start();
+        m_person = std::make_unique<nd_test::PersonPointer>(*m_display);
+        ASSERT_TRUE(m_person->ready()) << "xinput create-master person";
     }
 
     // The viewable client window with the dialog's WM_CLASS: the root's children and, under a
@@ -75,15 +80,18 @@ protected:
         return std::nullopt;
     }
 
-    // Waits until the dialog is shown and the window manager has stopped moving it.
+    // Waits until the dialog is shown and the window manager has stopped moving it, and until the
+    // rule's watch of synthetic input has the 1.5 s of history it asks for.
     Found wait_for_dialog()
     {
         std::optional<Found> last;
         const auto end = std::chrono::steady_clock::now() + 10s;
         while (std::chrono::steady_clock::now() < end) {
             auto now = find_dialog();
-            if (now && last && now->window == last->window && now->x == last->x && now->y == last->y)
+            if (now && last && now->window == last->window && now->x == last->x && now->y == last->y) {
+                std::this_thread::sleep_until(m_rule.watching_since() + nd_linux::PersonRule::QUIET + 50ms);
                 return *now;
+            }
             last = now;
             std::this_thread::sleep_for(100ms);
         }
@@ -96,9 +104,12 @@ protected:
         return std::async(std::launch::async, [&dialog, req] { return dialog.ask(req); });
     }
 
-    // A real click: xdotool moves the pointer and clicks through XTEST, as a person's mouse arrives.
+    // The person's click: the marked device of this test executable.
+    void click(const Found& at, const ConsentRect& r) { m_person->click(at.x + r.center_x(), at.y + r.center_y()); }
+
+    // A click of any other local program: xdotool moves the core pointer and clicks through XTEST.
     // xdotool now and then fails on a busy machine before sending anything; one retry covers that.
-    static void click(const Found& at, const ConsentRect& r)
+    static void xdotool_click(const Found& at, const ConsentRect& r)
     {
         const std::vector<std::string> argv{"xdotool", "mousemove", std::to_string(at.x + r.center_x()),
             std::to_string(at.y + r.center_y()), "click", "1"};
@@ -127,18 +138,20 @@ protected:
     }
 
     nd_linux::PressClock m_clock;
+    nd_linux::PersonRule m_rule{"", m_clock};
     std::unique_ptr<nd_linux::X11Display> m_display;
+    std::unique_ptr<nd_test::PersonPointer> m_person;
 };
 
 TEST_F(ConsentDialogTest, AllowGrantsTheAppsWithTakeoverUnticked)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto req = request(true, true);
     auto f = ask_async(dialog, req);
     auto at = wait_for_dialog();
     click(at, X11ConsentDialog::layout(req).allow);
     auto grant = answer(f);
-    EXPECT_TRUE(grant.allowed);
+    EXPECT_TRUE(grant.allowed) << dialog.last_refusal();
     EXPECT_EQ(grant.apps, req.apps);
     EXPECT_FALSE(grant.takeover);
     EXPECT_FALSE(grant.clipboard_read);
@@ -147,7 +160,7 @@ TEST_F(ConsentDialogTest, AllowGrantsTheAppsWithTakeoverUnticked)
 
 TEST_F(ConsentDialogTest, TickingTheTakeoverLineGrantsTakeover)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto req = request(true, true);
     auto layout = X11ConsentDialog::layout(req);
     ASSERT_TRUE(layout.takeover_box && layout.clipboard_box);
@@ -156,14 +169,14 @@ TEST_F(ConsentDialogTest, TickingTheTakeoverLineGrantsTakeover)
     click(at, *layout.takeover_box);
     click(at, layout.allow);
     auto grant = answer(f);
-    EXPECT_TRUE(grant.allowed);
-    EXPECT_TRUE(grant.takeover);
+    EXPECT_TRUE(grant.allowed) << dialog.last_refusal();
+    EXPECT_TRUE(grant.takeover) << dialog.last_refusal();
     EXPECT_FALSE(grant.clipboard_read);
 }
 
 TEST_F(ConsentDialogTest, DenyDenies)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto req = request(true);
     auto f = ask_async(dialog, req);
     auto at = wait_for_dialog();
@@ -174,9 +187,59 @@ TEST_F(ConsentDialogTest, DenyDenies)
     EXPECT_FALSE(grant.takeover);
 }
 
+// The issue this rule came from: any local program (here xdotool, as an agent's shell could run it)
+// ticked the takeover line and pressed Allow. Neither counts now; Deny from it still does.
+TEST_F(ConsentDialogTest, AnotherProgramsClicksAllowNothingButMayDeny)
+{
+    X11ConsentDialog dialog("", m_rule, 30s);
+    auto req = request(true, true);
+    auto layout = X11ConsentDialog::layout(req);
+    auto f = ask_async(dialog, req);
+    auto at = wait_for_dialog();
+    xdotool_click(at, *layout.takeover_box);
+    xdotool_click(at, layout.allow);
+    EXPECT_TRUE(still_open(f)) << "an XTEST click allowed";
+    EXPECT_NE(dialog.last_refusal().find("XTEST"), std::string::npos) << dialog.last_refusal();
+    // The person's Allow, 1.5 s after the last synthetic press: the takeover line stayed unticked.
+    std::this_thread::sleep_for(nd_linux::PersonRule::QUIET);
+    click(at, layout.allow);
+    auto grant = answer(f);
+    EXPECT_TRUE(grant.allowed) << dialog.last_refusal();
+    EXPECT_FALSE(grant.takeover) << "xdotool's click on the takeover line ticked it";
+
+    X11ConsentDialog second("", m_rule, 30s);
+    auto g = ask_async(second, req);
+    auto again = wait_for_dialog();
+    xdotool_click(again, layout.deny);
+    EXPECT_FALSE(answer(g).allowed);
+}
+
+// XTEST can send a click in the name of a physical device (here Xvfb's own mouse, which is no XTEST
+// device): the device rule alone would take it. The RECORD watch sees the FakeInput request.
+TEST_F(ConsentDialogTest, AClickSentInAPhysicalDevicesNameIsIgnored)
+{
+    if (!m_display->extensions().record)
+        GTEST_SKIP() << "this X server has no RECORD";
+    const auto mouse = nd_test::device_id(*m_display, "Xvfb mouse");
+    const auto core = nd_test::device_id(*m_display, "Virtual core pointer");
+    if (mouse == 0 || core == 0)
+        GTEST_SKIP() << "no physical slave pointer to impersonate";
+    X11ConsentDialog dialog("", m_rule, 30s);
+    auto req = request(true);
+    auto layout = X11ConsentDialog::layout(req);
+    auto f = ask_async(dialog, req);
+    auto at = wait_for_dialog();
+    nd_test::click_from(*m_display, core, mouse, at.x + layout.takeover_box->center_x(), at.y + layout.takeover_box->center_y());
+    nd_test::click_from(*m_display, core, mouse, at.x + layout.allow.center_x(), at.y + layout.allow.center_y());
+    EXPECT_TRUE(still_open(f)) << "a click forged in Xvfb mouse's name allowed";
+    EXPECT_NE(dialog.last_refusal().find("synthetic"), std::string::npos) << dialog.last_refusal();
+    click(at, layout.deny);
+    EXPECT_FALSE(answer(f).allowed);
+}
+
 TEST_F(ConsentDialogTest, SentEventClicksAreIgnored)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto req = request();
     auto layout = X11ConsentDialog::layout(req);
     auto f = ask_async(dialog, req);
@@ -203,7 +266,7 @@ TEST_F(ConsentDialogTest, SentEventClicksAreIgnored)
 
 TEST_F(ConsentDialogTest, AClickRightAfterTheDriversPressIsIgnored)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto req = request();
     auto layout = X11ConsentDialog::layout(req);
     auto f = ask_async(dialog, req);
@@ -211,15 +274,16 @@ TEST_F(ConsentDialogTest, AClickRightAfterTheDriversPressIsIgnored)
     m_clock.record_press();
     click(at, layout.allow);
     EXPECT_TRUE(still_open(f));
+    EXPECT_NE(dialog.last_refusal().find("this driver"), std::string::npos) << dialog.last_refusal();
     // Once the driver has been quiet for 1.5 s, the same click counts.
     std::this_thread::sleep_for(nd_linux::PressClock::QUIET);
     click(at, layout.allow);
-    EXPECT_TRUE(answer(f).allowed);
+    EXPECT_TRUE(answer(f).allowed) << dialog.last_refusal();
 }
 
 TEST_F(ConsentDialogTest, KeysDoNothing)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto req = request();
     auto f = ask_async(dialog, req);
     auto at = wait_for_dialog();
@@ -233,7 +297,7 @@ TEST_F(ConsentDialogTest, KeysDoNothing)
 
 TEST_F(ConsentDialogTest, TheTimeoutDenies)
 {
-    X11ConsentDialog dialog("", m_clock, 800ms);
+    X11ConsentDialog dialog("", m_rule, 800ms);
     const auto start = std::chrono::steady_clock::now();
     auto grant = dialog.ask(request(true));
     ASSERT_TRUE(grant) << grant.error().text();
@@ -244,7 +308,7 @@ TEST_F(ConsentDialogTest, TheTimeoutDenies)
 
 TEST_F(ConsentDialogTest, ClosingTheWindowDenies)
 {
-    X11ConsentDialog dialog("", m_clock, 30s);
+    X11ConsentDialog dialog("", m_rule, 30s);
     auto f = ask_async(dialog, request());
     auto at = wait_for_dialog();
     // What a window manager sends when the person closes the window.
@@ -255,7 +319,8 @@ TEST_F(ConsentDialogTest, ClosingTheWindowDenies)
 TEST(ConsentDialogNoDisplay, NoDisplayIsBackendUnavailable)
 {
     nd_linux::PressClock clock;
-    X11ConsentDialog dialog(":987", clock, 1s);
+    nd_linux::PersonRule rule(":987", clock);
+    X11ConsentDialog dialog(":987", rule, 1s);
     auto grant = dialog.ask(ConsentRequest{{"a"}, false, false, 60});
     ASSERT_FALSE(grant);
     EXPECT_EQ(grant.error().code, nd_core::ErrorCode::backend_unavailable);

@@ -1,9 +1,11 @@
 // The takeover indicator on a real X server (§4.2, §4.3): its windows are mapped and never listed as
 // app windows, clicks go through the frame, hiding is quick and complete, another client taking a
-// window away is noticed, and Continue on the paused indicator takes only a real click.
-// Runs inside scripts/test-desktop; xdotool's clicks are XTEST input, like a person's to the server.
+// window away is noticed, and Continue on the paused indicator takes only the person's click (the
+// test's marked device, person_input.h): not another program's (xdotool), not a SendEvent, not one
+// right after the driver's own press. Runs inside scripts/test-desktop.
 
 #include "linux/app_process.h"
+#include "linux/person_input.h"
 #include "linux/x11_test_support.h"
 
 #include "backend/linux/x11/x11_overlay.h"
@@ -42,8 +44,11 @@ protected:
         auto probe = X11Display::open();
         ASSERT_TRUE(probe) << probe.error().text();
         m_probe = std::move(probe).value();
-        m_overlay = std::make_unique<X11Overlay>("", m_clock);
+        m_rule.start();
+        m_overlay = std::make_unique<X11Overlay>("", m_rule);
         m_overlay->set_continue_handler([this] { ++m_continues; });
+        m_person = std::make_unique<nd_test::PersonPointer>(*m_probe);
+        ASSERT_TRUE(m_person->ready()) << "xinput create-master person";
     }
     void TearDown() override
     {
@@ -131,9 +136,16 @@ protected:
             return {-1, -1};
         return {origin.value()->dst_x + geometry.value()->width / 2, origin.value()->dst_y + geometry.value()->height / 2};
     }
+    // Another program's click (xdotool, through the core XTEST device).
     bool click_at(int x, int y)
     {
         return run_command({"xdotool", "mousemove", std::to_string(x), std::to_string(y), "click", "1"}) == 0;
+    }
+    // The person's click, once the rule's watch has the 1.5 s of history it asks for.
+    void person_click(int x, int y)
+    {
+        std::this_thread::sleep_until(m_rule.watching_since() + nd_linux::PersonRule::QUIET + 50ms);
+        m_person->click(x, y);
     }
     void send_fake_click(xcb_window_t window)
     {
@@ -153,7 +165,9 @@ protected:
     }
 
     PressClock m_clock;
+    nd_linux::PersonRule m_rule{"", m_clock};
     std::unique_ptr<X11Display> m_probe;
+    std::unique_ptr<nd_test::PersonPointer> m_person;
     std::unique_ptr<X11Overlay> m_overlay;
     std::atomic<int> m_continues{0};
     std::vector<xcb_window_t> m_own;
@@ -236,7 +250,7 @@ TEST_F(X11OverlayTest, AnotherClientUnmappingOrDestroyingAWindowEndsIt)
     }
 }
 
-TEST_F(X11OverlayTest, PausedShowsContinueAndARealClickOnItResumes)
+TEST_F(X11OverlayTest, PausedShowsContinueAndThePersonsClickOnItResumes)
 {
     ASSERT_TRUE(m_overlay->show_indicator());
     m_overlay->set_paused(true);
@@ -246,8 +260,8 @@ TEST_F(X11OverlayTest, PausedShowsContinueAndARealClickOnItResumes)
     EXPECT_EQ(m_overlay->window_ids().size(), 6u);
     const auto [x, y] = button_centre();
     ASSERT_GE(x, 0);
-    ASSERT_TRUE(click_at(x, y));
-    EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s));
+    person_click(x, y);
+    EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s)) << m_overlay->last_refusal();
     EXPECT_TRUE(m_overlay->indicator_alive());
 
     m_overlay->set_paused(false);
@@ -265,10 +279,36 @@ TEST_F(X11OverlayTest, ASentEventClickOnContinueDoesNotCount)
     send_fake_click(button);
     std::this_thread::sleep_for(300ms);
     EXPECT_EQ(m_continues.load(), 0);
-    // The thread did read those events: a real click right after them counts.
+    // The thread did read those events: the person's click right after them counts.
     const auto [x, y] = button_centre();
+    person_click(x, y);
+    EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s)) << m_overlay->last_refusal();
+}
+
+// The issue this rule came from: after the person took control back, any local program (xdotool)
+// could press Continue and undo the hand-back.
+TEST_F(X11OverlayTest, AnotherProgramsClickOnContinueDoesNotCount)
+{
+    m_overlay->set_paused(true);
+    ASSERT_TRUE(m_overlay->show_indicator());
+    const auto [x, y] = button_centre();
+    ASSERT_GE(x, 0);
+    std::this_thread::sleep_until(m_rule.watching_since() + nd_linux::PersonRule::QUIET + 50ms);
     ASSERT_TRUE(click_at(x, y));
-    EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s));
+    std::this_thread::sleep_for(300ms);
+    EXPECT_EQ(m_continues.load(), 0) << "an XTEST click resumed";
+    EXPECT_NE(m_overlay->last_refusal().find("XTEST"), std::string::npos) << m_overlay->last_refusal();
+    // Sent in the name of Xvfb's own mouse, which is no XTEST device: the RECORD watch sees it.
+    const auto mouse = nd_test::device_id(*m_probe, "Xvfb mouse");
+    const auto core = nd_test::device_id(*m_probe, "Virtual core pointer");
+    if (m_probe->extensions().record && mouse && core) {
+        std::this_thread::sleep_for(PressClock::QUIET);
+        nd_test::click_from(*m_probe, core, mouse, x, y);
+        std::this_thread::sleep_for(300ms);
+        EXPECT_EQ(m_continues.load(), 0) << "a click forged in a physical device's name resumed";
+        EXPECT_NE(m_overlay->last_refusal().find("synthetic"), std::string::npos) << m_overlay->last_refusal();
+    }
+    EXPECT_TRUE(m_overlay->indicator_alive());
 }
 
 TEST_F(X11OverlayTest, AClickSoonAfterADriverPressDoesNotCount)
@@ -277,20 +317,21 @@ TEST_F(X11OverlayTest, AClickSoonAfterADriverPressDoesNotCount)
     ASSERT_TRUE(m_overlay->show_indicator());
     const auto [x, y] = button_centre();
     ASSERT_GE(x, 0);
+    std::this_thread::sleep_until(m_rule.watching_since() + nd_linux::PersonRule::QUIET + 50ms);
     m_clock.record_press();
-    ASSERT_TRUE(click_at(x, y));
+    m_person->click(x, y);
     std::this_thread::sleep_for(300ms);
     EXPECT_EQ(m_continues.load(), 0) << "a click within 1.5 s of the driver's own press counted";
     std::this_thread::sleep_for(PressClock::QUIET);
-    ASSERT_TRUE(click_at(x, y));
-    EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s));
+    person_click(x, y);
+    EXPECT_TRUE(wait_until([&] { return m_continues.load() == 1; }, 2s)) << m_overlay->last_refusal();
 }
 
 // One takeover per display (docs/architecture.md): a second indicator, as a second driver's, is
 // refused while the first shows, and shows once the first is hidden.
 TEST_F(X11OverlayTest, ASecondDriverCannotTakeOverTheSameDisplay)
 {
-    X11Overlay second("", m_clock);
+    X11Overlay second("", m_rule);
     ASSERT_TRUE(m_overlay->show_indicator());
     auto refused = second.show_indicator();
     ASSERT_FALSE(refused);
@@ -325,8 +366,8 @@ TEST_F(X11OverlayTest, ReplacingABrokenConnectionDoesNotWaitForAContinueHandler)
     ASSERT_TRUE(m_overlay->show_indicator());
     const auto [x, y] = button_centre();
     ASSERT_GE(x, 0);
-    ASSERT_TRUE(click_at(x, y));
-    ASSERT_TRUE(wait_until([&] { return entered->load(); }, 2s));
+    person_click(x, y);
+    ASSERT_TRUE(wait_until([&] { return entered->load(); }, 2s)) << m_overlay->last_refusal();
 
     // Another client closes the indicator's connection (xkill names one of its windows).
     const auto ids = m_overlay->window_ids();
@@ -360,7 +401,8 @@ TEST(X11OverlayServerLoss, ALostServerEndsTheIndicatorAndRefusesTheNext)
     auto server = nd_test::OwnXvfb::start();
     ASSERT_TRUE(server.display) << "no Xvfb of the test's own";
     PressClock clock;
-    X11Overlay overlay(server.display->name(), clock);
+    nd_linux::PersonRule rule(server.display->name(), clock);
+    X11Overlay overlay(server.display->name(), rule);
     ASSERT_TRUE(overlay.show_indicator());
     ASSERT_TRUE(overlay.indicator_alive());
     server.display.reset();

@@ -30,7 +30,11 @@ void LinuxBackend::open_takeover_parts()
     const auto& name = m_display->name();
     const auto& ext = m_display->extensions();
     m_press_clock = std::make_unique<PressClock>();
-    m_consent = std::make_unique<X11ConsentDialog>(name, *m_press_clock);
+    // The watch of every client's synthetic input starts now, so that it has the history the
+    // person rule asks for by the time a dialog of ours is answered.
+    m_person_rule = std::make_unique<PersonRule>(name, *m_press_clock);
+    m_person_rule->start();
+    m_consent = std::make_unique<X11ConsentDialog>(name, *m_person_rule);
     // Takeover needs all three: XTEST to act, XInput 2.1 to see the person, SHAPE for a
     // click-through indicator. Without one of them the engine grants no takeover (the registry
     // says which is missing).
@@ -43,7 +47,7 @@ void LinuxBackend::open_takeover_parts()
     m_input_display = std::move(input_display).value();
     m_input = std::make_unique<X11Input>(*m_input_display, *m_press_clock);
     m_watcher = std::move(watcher).value();
-    m_overlay = std::make_unique<X11Overlay>(name, *m_press_clock);
+    m_overlay = std::make_unique<X11Overlay>(name, *m_person_rule);
 }
 
 nd_core::Result<std::unique_ptr<nd_core::InputLease>> LinuxBackend::lease_input()

@@ -59,6 +59,7 @@ private:
 
     // First: the input, the overlay and the dialog read it until they are gone.
     std::unique_ptr<PressClock> m_press_clock;
+    std::unique_ptr<PersonRule> m_person_rule; // the dialog's and the indicator's judge of clicks
     std::unique_ptr<X11Display> m_display;
     std::unique_ptr<X11Display> m_input_display; // XTEST on a connection of its own
     std::unique_ptr<AtspiBus> m_bus;

@@ -98,6 +98,20 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
         ext("X-Resource", x.extensions.xres);
         ext("Composite", x.extensions.composite);
         ext("MIT-SHM", x.extensions.shm);
+        ext("RECORD", x.extensions.record);
+        // Whether only the person's own mouse can answer the consent dialog and Continue
+        // (docs/linux-x11.md, "Who may answer").
+        if (!x.extensions.xinput2_1)
+            r.probes.push_back({"person-only approvals", "fail",
+                "no XInput 2: no click can be told to be the person's, so the consent dialog can only be denied and "
+                "Continue never resumes"});
+        else if (!x.extensions.record)
+            r.probes.push_back({"person-only approvals", "warn",
+                "XInput 2 refuses clicks from XTEST devices, but without RECORD a program that sends a click in a "
+                "physical device's name cannot be told apart"});
+        else
+            r.probes.push_back({"person-only approvals", "ok",
+                "enforced: XInput 2 names each click's device and RECORD shows every program's synthetic input"});
     }
     r.probes.push_back({"AT-SPI bus", ar ? "fail" : "ok", ar ? (a.error.empty() ? *ar : a.error) : a.address});
     return r;

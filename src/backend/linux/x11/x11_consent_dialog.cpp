@@ -2,6 +2,7 @@
 
 #include "backend/linux/x11/x11_consent_draw.h"
 #include "backend/linux/x11/x11_display.h"
+#include "backend/linux/x11/x11_own_marker.h"
 
 #include <xcb/xcb_icccm.h>
 
@@ -22,15 +23,14 @@ using nd_core::make_error;
 
 namespace {
 
-// X sets this bit in an event's response_type when another client sent it with SendEvent: such an
-// event says nothing about what the person did.
+// X sets this bit in an event's response_type when another client sent it with SendEvent.
 constexpr std::uint8_t SENT_EVENT = 0x80;
-constexpr std::uint8_t LEFT_BUTTON = 1;
+constexpr std::uint32_t LEFT_BUTTON = 1;
 constexpr std::chrono::milliseconds REMAP_AFTER{1000};
 
 struct Atoms {
     xcb_atom_t protocols = 0, delete_window = 0, utf8 = 0, net_name = 0, net_pid = 0, state = 0, above = 0,
-               type = 0, dialog = 0;
+               type = 0, dialog = 0, own = 0;
 };
 
 // Owns the dialog's window (and its painter) for the length of one ask: destroyed with a round
@@ -84,6 +84,7 @@ void describe(X11Display& display, xcb_window_t w, const Atoms& atoms, int x, in
     set_property(c, w, atoms.protocols, XCB_ATOM_ATOM, 32, 1, &atoms.delete_window);
     set_property(c, w, atoms.type, XCB_ATOM_ATOM, 32, 1, &atoms.dialog);
     set_property(c, w, atoms.state, XCB_ATOM_ATOM, 32, 1, &atoms.above);
+    mark_own_surface(c, w, atoms.own, SURFACE_CONSENT_DIALOG);
 
     xcb_size_hints_t size{};
     xcb_icccm_size_hints_set_position(&size, 1, x, y);
@@ -101,6 +102,8 @@ void describe(X11Display& display, xcb_window_t w, const Atoms& atoms, int x, in
 struct Answer {
     ConsentView view;
     ConsentControl pressed = ConsentControl::none;
+    XiButton press;              // the press that armed `pressed`
+    Clock::time_point pressed_at{};
     std::optional<bool> allowed; // set once the person (or the window manager's close) decided
     bool shown = false;          // mapped at least once
 };
@@ -113,20 +116,26 @@ nd_core::Result<ConsentGrant> X11ConsentDialog::ask(const nd_core::ConsentReques
     auto display = TRY(X11Display::open(m_display_name));
     auto* c = display->connection();
     TRY_VOID(display->intern_atoms({"WM_PROTOCOLS", "WM_DELETE_WINDOW", "UTF8_STRING", "_NET_WM_NAME", "_NET_WM_PID",
-        "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG"}));
+        "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG", OWN_SURFACE_PROPERTY}));
     Atoms atoms{display->atom("WM_PROTOCOLS"), display->atom("WM_DELETE_WINDOW"), display->atom("UTF8_STRING"),
         display->atom("_NET_WM_NAME"), display->atom("_NET_WM_PID"), display->atom("_NET_WM_STATE"),
-        display->atom("_NET_WM_STATE_ABOVE"), display->atom("_NET_WM_WINDOW_TYPE"), display->atom("_NET_WM_WINDOW_TYPE_DIALOG")};
+        display->atom("_NET_WM_STATE_ABOVE"), display->atom("_NET_WM_WINDOW_TYPE"), display->atom("_NET_WM_WINDOW_TYPE_DIALOG"),
+        display->atom(OWN_SURFACE_PROPERTY)};
+    // Clicks are read through XInput 2 only, which names the device each came from.
+    const std::uint8_t xi = xi_opcode(*display);
+    if (!display->extensions().xinput2_1 || xi == 0)
+        return make_error(ErrorCode::backend_unavailable,
+            "the X server lacks XInput 2, so the consent dialog could not tell the person's click from a program's");
 
     const ConsentLayout layout = layout_consent(req);
     const auto& screen = display->screen();
     const int x = std::max(0, (screen.width_in_pixels - layout.width) / 2);
     const int y = std::max(0, (screen.height_in_pixels - layout.height) / 2);
 
-    // Keys are not selected at all: no key event reaches the dialog, so none can answer it.
+    // Keys are not selected at all: no key event reaches the dialog, so none can answer it. Buttons
+    // come through XInput 2 (select_xi_buttons below), never as core events.
     const xcb_window_t window = xcb_generate_id(c);
-    const std::uint32_t values[] = {screen.white_pixel,
-        XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_BUTTON_PRESS | XCB_EVENT_MASK_BUTTON_RELEASE | XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+    const std::uint32_t values[] = {screen.white_pixel, XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_STRUCTURE_NOTIFY};
     auto created = xcb_create_window_checked(c, XCB_COPY_FROM_PARENT, window, screen.root, static_cast<std::int16_t>(x),
         static_cast<std::int16_t>(y), static_cast<std::uint16_t>(layout.width), static_cast<std::uint16_t>(layout.height), 0,
         XCB_WINDOW_CLASS_INPUT_OUTPUT, screen.root_visual, XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
@@ -134,6 +143,7 @@ nd_core::Result<ConsentGrant> X11ConsentDialog::ask(const nd_core::ConsentReques
         return make_error(ErrorCode::backend_unavailable, "the X server refused to create the consent dialog's window");
     DialogWindow dialog(*display, window);
     describe(*display, window, atoms, x, y, layout.width, layout.height);
+    select_xi_buttons(*display, window);
     dialog.set_painter(TRY(ConsentPainter::create(c, screen, window, layout.width, layout.height)));
     auto mapped = xcb_map_window_checked(c, window);
     if (TRY(display->check(mapped, deadline_after(X11_BATCH_TIMEOUT))) != 0)
@@ -141,43 +151,45 @@ nd_core::Result<ConsentGrant> X11ConsentDialog::ask(const nd_core::ConsentReques
 
     Answer answer;
     auto repaint = [&] { dialog.painter().paint(layout, answer.view); xcb_flush(c); };
+    auto on_button = [&](const XiButton& b) {
+        if (b.window != window || b.button != LEFT_BUTTON)
+            return;
+        if (b.press) {
+            answer.pressed = layout.hit(b.x, b.y);
+            answer.press = b;
+            answer.pressed_at = Clock::now();
+            answer.view.pressed = answer.pressed;
+            repaint();
+            return;
+        }
+        const auto pressed = std::exchange(answer.pressed, ConsentControl::none);
+        answer.view.pressed = ConsentControl::none;
+        if (pressed != ConsentControl::none && layout.hit(b.x, b.y) == pressed) {
+            if (pressed == ConsentControl::deny) {
+                answer.allowed = false; // a no may come from anywhere
+            } else if (auto verdict = m_rule.judge(answer.press, answer.pressed_at, b); !verdict.person) {
+                std::lock_guard lock(m_refusal_mutex);
+                m_last_refusal = verdict.why;
+            } else if (pressed == ConsentControl::allow) {
+                answer.allowed = true;
+            } else if (pressed == ConsentControl::takeover) {
+                answer.view.takeover_ticked = !answer.view.takeover_ticked;
+            } else if (pressed == ConsentControl::clipboard) {
+                answer.view.clipboard_ticked = !answer.view.clipboard_ticked;
+            }
+        }
+        repaint();
+    };
     auto handle = [&](const xcb_generic_event_t* event) {
-        const bool sent = (event->response_type & SENT_EVENT) != 0;
+        if (auto b = xi_button(*event, xi)) {
+            on_button(*b);
+            return;
+        }
         switch (event->response_type & ~SENT_EVENT) {
         case XCB_EXPOSE:
             if (reinterpret_cast<const xcb_expose_event_t*>(event)->count == 0)
                 repaint();
             break;
-        case XCB_BUTTON_PRESS: {
-            const auto* press = reinterpret_cast<const xcb_button_press_event_t*>(event);
-            if (sent || press->detail != LEFT_BUTTON || press->event != window)
-                break;
-            // A press the driver could have caused does not start a click, even if the person
-            // then releases it on a control.
-            answer.pressed = m_clock.quiet() ? layout.hit(press->event_x, press->event_y) : ConsentControl::none;
-            answer.view.pressed = answer.pressed;
-            repaint();
-            break;
-        }
-        case XCB_BUTTON_RELEASE: {
-            const auto* release = reinterpret_cast<const xcb_button_release_event_t*>(event);
-            if (sent || release->detail != LEFT_BUTTON || release->event != window)
-                break;
-            const auto pressed = std::exchange(answer.pressed, ConsentControl::none);
-            answer.view.pressed = ConsentControl::none;
-            if (pressed != ConsentControl::none && layout.hit(release->event_x, release->event_y) == pressed) {
-                if (pressed == ConsentControl::allow)
-                    answer.allowed = true;
-                else if (pressed == ConsentControl::deny)
-                    answer.allowed = false;
-                else if (pressed == ConsentControl::takeover)
-                    answer.view.takeover_ticked = !answer.view.takeover_ticked;
-                else if (pressed == ConsentControl::clipboard)
-                    answer.view.clipboard_ticked = !answer.view.clipboard_ticked;
-            }
-            repaint();
-            break;
-        }
         case XCB_CLIENT_MESSAGE: {
             // WM_DELETE_WINDOW always arrives as a SendEvent; whoever sends it can only deny.
             const auto* message = reinterpret_cast<const xcb_client_message_event_t*>(event);
@@ -237,6 +249,12 @@ nd_core::Result<ConsentGrant> X11ConsentDialog::ask(const nd_core::ConsentReques
         grant.clipboard_read = req.clipboard_read && answer.view.clipboard_ticked;
     }
     return grant;
+}
+
+std::string X11ConsentDialog::last_refusal()
+{
+    std::lock_guard lock(m_refusal_mutex);
+    return m_last_refusal;
 }
 
 } // namespace nd_linux

@@ -3,6 +3,7 @@
 #include "backend/linux/x11/x11_reply.h"
 
 #include <xcb/composite.h>
+#include <xcb/record.h>
 #include <xcb/res.h>
 #include <xcb/shape.h>
 #include <xcb/shm.h>
@@ -161,7 +162,8 @@ nd_core::Result<std::unique_ptr<X11Display>> X11Display::open(const std::string&
 
 nd_core::Result<void> X11Display::query_extensions(Deadline deadline)
 {
-    xcb_extension_t* all[] = {&xcb_test_id, &xcb_input_id, &xcb_res_id, &xcb_composite_id, &xcb_shm_id, &xcb_shape_id};
+    xcb_extension_t* all[] = {&xcb_test_id, &xcb_input_id, &xcb_res_id, &xcb_composite_id, &xcb_shm_id, &xcb_shape_id,
+        &xcb_record_id};
     for (auto* ext : all)
         xcb_prefetch_extension_data(m_connection, ext);
     // The server answers in order: once this reply is here, so are the prefetched QueryExtension
@@ -216,6 +218,8 @@ nd_core::Result<void> X11Display::query_extensions(Deadline deadline)
         m_extensions.shm = static_cast<bool>(TRY(batch.take<xcb_shm_query_version_reply_t>(shm)));
     if (has_shape)
         m_extensions.shape = static_cast<bool>(TRY(batch.take<xcb_shape_query_version_reply_t>(shape)));
+    // RECORD is only looked for: X11XtestMonitor negotiates its version on connections of its own.
+    m_extensions.record = present(&xcb_record_id);
     return {};
 }
 

@@ -53,6 +53,7 @@ struct XReply {
 
 struct X11Extensions {
     bool xtest = false, xinput2_1 = false, xres = false, composite = false, shm = false, shape = false;
+    bool record = false; // RECORD: every client's XTEST requests can be watched (x11_xtest_monitor.h)
 };
 
 class X11Display {

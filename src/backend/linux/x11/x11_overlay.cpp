@@ -4,6 +4,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <utility>
+
 namespace nd_linux {
 
 namespace {
@@ -15,8 +17,8 @@ constexpr std::chrono::milliseconds HIDE_TIMEOUT{100};
 
 } // namespace
 
-X11Overlay::X11Overlay(std::string display_name, PressClock& clock)
-    : m_display_name(std::move(display_name)), m_clock(clock), m_wake_fd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
+X11Overlay::X11Overlay(std::string display_name, PersonRule& rule)
+    : m_display_name(std::move(display_name)), m_rule(rule), m_wake_fd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
 {
 }
 
@@ -46,6 +48,7 @@ nd_core::Result<void> X11Overlay::connect()
     const std::uint32_t root_events[] = {XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY};
     xcb_change_window_attributes(display->connection(), display->root(), XCB_CW_EVENT_MASK, root_events);
     m_windows = std::make_unique<OverlayWindows>(*display);
+    m_xi_opcode = xi_opcode(*display);
     m_display = std::move(display);
     m_thread = std::thread([this, generation = m_generation.load()] { run(generation); });
     return {};
@@ -143,6 +146,12 @@ std::uint32_t X11Overlay::continue_button()
     return m_windows ? m_windows->button() : 0;
 }
 
+std::string X11Overlay::last_refusal()
+{
+    std::lock_guard lock(m_mutex);
+    return m_last_refusal;
+}
+
 void X11Overlay::kick()
 {
     if (m_wake_fd < 0)
@@ -217,7 +226,8 @@ void X11Overlay::run(std::uint64_t generation)
 
 bool X11Overlay::handle(const xcb_generic_event_t& event)
 {
-    const bool sent = (event.response_type & 0x80) != 0;
+    if (auto button = xi_button(event, m_xi_opcode))
+        return handle_button(*button);
     OverlayWindows& windows = *m_windows;
     switch (event.response_type & 0x7F) {
     case XCB_EXPOSE: {
@@ -259,35 +269,36 @@ bool X11Overlay::handle(const xcb_generic_event_t& event)
             m_lost = true;
         return false;
     }
-    case XCB_BUTTON_PRESS:
-    case XCB_BUTTON_RELEASE:
-        return handle_button(reinterpret_cast<const xcb_button_press_event_t&>(event),
-                             (event.response_type & 0x7F) == XCB_BUTTON_PRESS, sent);
     default:
         return false; // X errors of requests sent without a check (a window already gone) land here
     }
 }
 
-// §4.3: a left-button press and release on Continue, neither a SendEvent, and no driver button press
-// within PressClock::QUIET before the press. Any other button or a forged event in between disarms.
-bool X11Overlay::handle_button(const xcb_button_press_event_t& event, bool press, bool sent)
+// §4.3: a left-button press and release on Continue that PersonRule judges the person's. Any other
+// button in between disarms. The judgement's round trips happen under m_mutex, on this thread.
+bool X11Overlay::handle_button(const XiButton& event)
 {
     const xcb_window_t button = m_windows->button();
-    if (!m_paused || button == XCB_WINDOW_NONE || event.event != button)
+    if (!m_paused || button == XCB_WINDOW_NONE || event.window != button)
         return false;
-    if (event.detail != 1 || sent) {
+    if (event.button != 1) {
         m_armed = false;
         return false;
     }
-    if (press) {
-        m_armed = m_clock.quiet();
+    if (event.press) {
+        m_armed = true;
+        m_press = event;
+        m_pressed_at = Clock::now();
         return false;
     }
-    const bool inside = event.event_x >= 0 && event.event_y >= 0 && event.event_x < m_windows->button_width()
-        && event.event_y < m_windows->button_height();
-    const bool clicked = m_armed && inside;
-    m_armed = false;
-    return clicked;
+    const bool inside = event.x >= 0 && event.y >= 0 && event.x < m_windows->button_width()
+        && event.y < m_windows->button_height();
+    if (!std::exchange(m_armed, false) || !inside)
+        return false;
+    auto verdict = m_rule.judge(m_press, m_pressed_at, event);
+    if (!verdict.person)
+        m_last_refusal = verdict.why;
+    return verdict.person;
 }
 
 } // namespace nd_linux

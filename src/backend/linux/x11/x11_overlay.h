@@ -7,8 +7,9 @@
 // round trip before it returns, so it is gone from the server when the call ends. A thread reads the
 // connection's events: it repaints, raises the indicator when something covers it, notices when
 // another client unmaps or destroys one of its windows (indicator_alive() turns false) and, while
-// paused, accepts a real click on Continue: button 1 pressed and released on the button, neither a
-// SendEvent, with no driver button press in the 1.5 s before the press (PressClock::quiet()).
+// paused, accepts the person's click on Continue: button 1 pressed and released on the button, read
+// through XInput 2, that PersonRule judges the person's (their own device, no synthetic press by
+// this driver or any other client from 1.5 s before: docs/linux-x11.md, "Who may answer").
 //
 // Thread safety: every method may be called from any thread. The X work of a call and of the event
 // thread is serialised by one mutex; the Continue handler runs on the event thread with no lock held,
@@ -23,7 +24,7 @@
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_display_lock.h"
 #include "backend/linux/x11/x11_overlay_windows.h"
-#include "backend/linux/x11/x11_press_clock.h"
+#include "backend/linux/x11/x11_person_rule.h"
 #include "core/backend/overlay.h"
 
 #include <atomic>
@@ -41,9 +42,9 @@ public:
     // How long show_indicator() waits for the server to show every window before it gives up.
     static constexpr std::chrono::milliseconds SHOW_TIMEOUT{1000};
 
-    // Connects lazily, on the first show_indicator(), to `display_name` (empty: $DISPLAY). `clock`
+    // Connects lazily, on the first show_indicator(), to `display_name` (empty: $DISPLAY). `rule`
     // must outlive the overlay.
-    X11Overlay(std::string display_name, PressClock& clock);
+    X11Overlay(std::string display_name, PersonRule& rule);
     ~X11Overlay() override;
     X11Overlay(const X11Overlay&) = delete;
     X11Overlay& operator=(const X11Overlay&) = delete;
@@ -61,24 +62,30 @@ public:
     // button's alone (0 when there is none).
     std::vector<std::uint32_t> window_ids();
     std::uint32_t continue_button();
+    // Why the last click on Continue was not taken; empty when none was refused.
+    std::string last_refusal();
 
 private:
     nd_core::Result<void> connect();
     void run(std::uint64_t generation);
     // Handles one event under the lock; true when it completed a real click on Continue.
     bool handle(const xcb_generic_event_t& event);
-    bool handle_button(const xcb_button_press_event_t& event, bool press, bool sent);
+    bool handle_button(const XiButton& button);
     void kick();
     void stop_thread();
 
     const std::string m_display_name;
-    PressClock& m_clock;
+    PersonRule& m_rule;
 
     std::mutex m_mutex; // the connection, the windows and the click state
     std::unique_ptr<X11Display> m_display;
     std::unique_ptr<OverlayWindows> m_windows;
     bool m_paused = false;
-    bool m_armed = false; // a real press on Continue waits for its release
+    bool m_armed = false; // a left press on Continue waits for its release
+    XiButton m_press;     // that press
+    Clock::time_point m_pressed_at{};
+    std::uint8_t m_xi_opcode = 0;
+    std::string m_last_refusal;
 
     std::mutex m_handler_mutex;
     std::function<void()> m_handler;

@@ -1,6 +1,8 @@
 #include "backend/linux/x11/x11_overlay_windows.h"
 
+#include "backend/linux/x11/x11_own_marker.h"
 #include "backend/linux/x11/x11_reply.h"
+#include "backend/linux/x11/x11_xi_buttons.h"
 
 #include <xcb/shape.h>
 #include <xcb/xcbext.h>
@@ -47,6 +49,8 @@ nd_core::Result<void> OverlayWindows::prepare(Deadline deadline)
     }
     if (!m_font)
         return make_error(ErrorCode::backend_unavailable, "the X server has no font for the takeover indicator's label");
+    TRY_VOID(m_display.intern_atoms({OWN_SURFACE_PROPERTY}));
+    m_own_atom = m_display.atom(OWN_SURFACE_PROPERTY);
 
     const xcb_colormap_t map = m_display.screen().default_colormap;
     const Rgb wanted[] = {{0xDC00, 0x1400, 0x1400}, {0x9000, 0x5000, 0x5000}, {0xB000, 0x0000, 0x0000},
@@ -89,9 +93,8 @@ xcb_window_t OverlayWindows::make_window(std::int16_t x, std::int16_t y, std::ui
 {
     xcb_connection_t* c = m_display.connection();
     xcb_window_t window = xcb_generate_id(c);
-    std::uint32_t events = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_VISIBILITY_CHANGE | XCB_EVENT_MASK_EXPOSURE;
-    if (takes_input)
-        events |= XCB_EVENT_MASK_BUTTON_PRESS | XCB_EVENT_MASK_BUTTON_RELEASE;
+    // The button's clicks come through XInput 2 (select_xi_buttons below), never as core events.
+    const std::uint32_t events = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_VISIBILITY_CHANGE | XCB_EVENT_MASK_EXPOSURE;
     const std::uint32_t values[] = {back, m_colours.button_text, 1, events};
     cookies.push_back(xcb_create_window_checked(c, XCB_COPY_FROM_PARENT, window, m_display.root(), x, y, w, h,
         takes_input ? 1 : 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, m_display.screen().root_visual,
@@ -100,7 +103,11 @@ xcb_window_t OverlayWindows::make_window(std::int16_t x, std::int16_t y, std::ui
                         static_cast<std::uint32_t>(name.size()), name.data());
     xcb_change_property(c, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 8,
                         sizeof WM_CLASS_VALUE, WM_CLASS_VALUE);
-    if (!takes_input) // an empty input region: the pointer sees through the window
+    if (m_own_atom != XCB_ATOM_NONE)
+        mark_own_surface(c, window, m_own_atom, takes_input ? SURFACE_CONTINUE : SURFACE_INDICATOR);
+    if (takes_input)
+        select_xi_buttons(m_display, window);
+    else // an empty input region: the pointer sees through the window
         cookies.push_back(xcb_shape_rectangles_checked(c, XCB_SHAPE_SO_SET, XCB_SHAPE_SK_INPUT,
                                                        XCB_CLIP_ORDERING_UNSORTED, window, 0, 0, 0, nullptr));
     cookies.push_back(xcb_map_window_checked(c, window));

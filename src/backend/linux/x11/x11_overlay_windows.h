@@ -5,7 +5,8 @@
 // Continue button under the label.
 //
 // Every window but the button has an empty input shape (SHAPE, ShapeInput with no rectangles), so
-// clicks fall through to the app below. Override-redirect keeps them out of the window manager's
+// clicks fall through to the app below. Every window carries the own-surface mark (x11_own_marker.h)
+// so that no input of ours lands on it; the button's clicks are read through XInput 2. Override-redirect keeps them out of the window manager's
 // client lists, so the driver never lists them as app windows nor hit-tests against them. Text is
 // drawn with a core X font ("fixed" is built into every server): two short fixed strings do not need
 // pango, whose fontconfig caches live as long as the process and are reported by LeakSanitizer.
@@ -66,6 +67,7 @@ private:
     bool m_prepared = false;
     Colours m_colours;
     xcb_font_t m_font = 0;
+    xcb_atom_t m_own_atom = XCB_ATOM_NONE; // _NISH_SURFACE (x11_own_marker.h)
     xcb_gcontext_t m_gc = 0;
     std::uint16_t m_char_width = 6, m_ascent = 10, m_descent = 3;
 

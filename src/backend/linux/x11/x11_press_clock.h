@@ -3,7 +3,8 @@
 // When the driver last pressed a mouse button through XTEST. The consent dialog and the paused
 // indicator's Continue button accept a click only when the driver pressed nothing in the 1.5 s
 // before it (§4.3, §6): a click the driver could have caused is not the person's. One clock per
-// backend, shared by the synthetic input (writer) and the dialog and overlay (readers).
+// backend, shared by the synthetic input (writer) and PersonRule (reader). Other programs' presses
+// are seen by X11XtestMonitor, where the server offers RECORD.
 
 #include <atomic>
 #include <chrono>
@@ -21,6 +22,14 @@ public:
     {
         const auto last = m_last_ms.load();
         return last == NEVER || now_ms() - last >= QUIET.count();
+    }
+
+    // True when the driver pressed a button at or after `t`.
+    bool pressed_since(std::chrono::steady_clock::time_point t) const
+    {
+        const auto last = m_last_ms.load();
+        return last != NEVER
+            && last >= std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
     }
 
 private:
