@@ -193,7 +193,7 @@ void X11Overlay::run(std::uint64_t generation)
             std::uint64_t count = 0;
             [[maybe_unused]] auto read = ::read(m_wake_fd, &count, sizeof count);
         }
-        bool clicked = false;
+        std::optional<Candidate> candidate;
         {
             std::lock_guard lock(m_mutex);
             if (m_generation.load() != generation)
@@ -205,9 +205,21 @@ void X11Overlay::run(std::uint64_t generation)
             // Drains what the socket holds and what a caller's round trip queued for this thread.
             while (xcb_generic_event_t* event = xcb_poll_for_event(c)) {
                 XcbPtr<xcb_generic_event_t> owned(event);
-                clicked = handle(*event) || clicked;
+                if (auto c = handle(*event))
+                    candidate = c;
             }
             xcb_flush(c);
+        }
+        // Judged without the lock: the rule's round trips must not hold up hide_indicator(), which
+        // the kill switch needs at once.
+        bool clicked = false;
+        if (candidate) {
+            auto verdict = m_rule.judge(candidate->press, candidate->pressed_at, candidate->release);
+            clicked = verdict.person;
+            std::lock_guard lock(m_mutex);
+            if (!clicked)
+                m_last_refusal = verdict.why;
+            clicked = clicked && m_paused && m_generation.load() == generation;
         }
         if (clicked) {
             std::function<void()> handler;
@@ -224,7 +236,7 @@ void X11Overlay::run(std::uint64_t generation)
     }
 }
 
-bool X11Overlay::handle(const xcb_generic_event_t& event)
+std::optional<X11Overlay::Candidate> X11Overlay::handle(const xcb_generic_event_t& event)
 {
     if (auto button = xi_button(event, m_xi_opcode))
         return handle_button(*button);
@@ -234,26 +246,26 @@ bool X11Overlay::handle(const xcb_generic_event_t& event)
         const auto& e = reinterpret_cast<const xcb_expose_event_t&>(event);
         if (e.count == 0)
             windows.redraw(e.window);
-        return false;
+        return std::nullopt;
     }
     case XCB_VISIBILITY_NOTIFY: {
         const auto& e = reinterpret_cast<const xcb_visibility_notify_event_t&>(event);
         if (windows.owns(e.window) && e.state != XCB_VISIBILITY_UNOBSCURED)
             windows.raise();
-        return false;
+        return std::nullopt;
     }
     case XCB_MAP_NOTIFY: {
         // A window mapped after the indicator lands above it.
         const auto& e = reinterpret_cast<const xcb_map_notify_event_t&>(event);
         if (windows.shown() && !windows.owns(e.window))
             windows.raise();
-        return false;
+        return std::nullopt;
     }
     case XCB_CONFIGURE_NOTIFY: {
         const auto& e = reinterpret_cast<const xcb_configure_notify_event_t&>(event);
         if (windows.shown() && e.event == m_display->root() && !windows.owns(e.window))
             windows.raise();
-        return false;
+        return std::nullopt;
     }
     case XCB_UNMAP_NOTIFY: {
         // The overlay never unmaps its windows, and forgets them before it destroys them: an unmap or
@@ -261,44 +273,41 @@ bool X11Overlay::handle(const xcb_generic_event_t& event)
         const auto& e = reinterpret_cast<const xcb_unmap_notify_event_t&>(event);
         if (windows.owns(e.window))
             m_lost = true;
-        return false;
+        return std::nullopt;
     }
     case XCB_DESTROY_NOTIFY: {
         const auto& e = reinterpret_cast<const xcb_destroy_notify_event_t&>(event);
         if (windows.owns(e.window))
             m_lost = true;
-        return false;
+        return std::nullopt;
     }
     default:
-        return false; // X errors of requests sent without a check (a window already gone) land here
+        return std::nullopt; // X errors of requests sent without a check (a window already gone) land here
     }
 }
 
-// §4.3: a left-button press and release on Continue that PersonRule judges the person's. Any other
-// button in between disarms. The judgement's round trips happen under m_mutex, on this thread.
-bool X11Overlay::handle_button(const XiButton& event)
+// §4.3: a left-button press and release on Continue, which the caller has PersonRule judge. Any
+// other button in between disarms.
+std::optional<X11Overlay::Candidate> X11Overlay::handle_button(const XiButton& event)
 {
     const xcb_window_t button = m_windows->button();
     if (!m_paused || button == XCB_WINDOW_NONE || event.window != button)
-        return false;
+        return std::nullopt;
     if (event.button != 1) {
         m_armed = false;
-        return false;
+        return std::nullopt;
     }
     if (event.press) {
         m_armed = true;
         m_press = event;
         m_pressed_at = Clock::now();
-        return false;
+        return std::nullopt;
     }
     const bool inside = event.x >= 0 && event.y >= 0 && event.x < m_windows->button_width()
         && event.y < m_windows->button_height();
     if (!std::exchange(m_armed, false) || !inside)
-        return false;
-    auto verdict = m_rule.judge(m_press, m_pressed_at, event);
-    if (!verdict.person)
-        m_last_refusal = verdict.why;
-    return verdict.person;
+        return std::nullopt;
+    return Candidate{m_press, m_pressed_at, event};
 }
 
 } // namespace nd_linux

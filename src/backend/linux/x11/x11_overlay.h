@@ -31,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -68,9 +69,15 @@ public:
 private:
     nd_core::Result<void> connect();
     void run(std::uint64_t generation);
-    // Handles one event under the lock; true when it completed a real click on Continue.
-    bool handle(const xcb_generic_event_t& event);
-    bool handle_button(const XiButton& button);
+    // A press and release on Continue, for PersonRule to judge.
+    struct Candidate {
+        XiButton press;
+        Clock::time_point pressed_at;
+        XiButton release;
+    };
+    // Handles one event under the lock; a candidate when it completed a click on Continue.
+    std::optional<Candidate> handle(const xcb_generic_event_t& event);
+    std::optional<Candidate> handle_button(const XiButton& button);
     void kick();
     void stop_thread();
 
