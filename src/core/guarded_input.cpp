@@ -1,5 +1,6 @@
 #include "core/guarded_input.h"
 
+#include "core/own_surface_guard.h"
 #include "core/utf8.h"
 
 #include <cstdlib>
@@ -41,6 +42,27 @@ Result<void> GuardedInput::stop(std::string_view reason)
     if (m_typed >= 0)
         e.typed_characters = m_typed;
     return e;
+}
+
+Result<void> GuardedInput::refused(Error e)
+{
+    release_all();
+    e.effect = m_sent_any ? "stopped" : "refused";
+    if (m_typed >= 0)
+        e.typed_characters = m_typed;
+    return e;
+}
+
+Result<void> GuardedInput::refuse_at(Point p, std::string_view what)
+{
+    auto ok = refuse_own_surface_at(m_engine.backend(), p, what);
+    return ok ? ok : refused(std::move(ok).error());
+}
+
+Result<void> GuardedInput::refuse_focus()
+{
+    auto ok = refuse_own_focus(m_engine.backend());
+    return ok ? ok : refused(std::move(ok).error());
 }
 
 Result<void> GuardedInput::check()
@@ -110,6 +132,7 @@ Result<void> GuardedInput::click(Point at, MouseButton button, std::int32_t coun
 {
     if (button == MouseButton::middle)
         return make_error(ErrorCode::invalid_arguments, "middle-click is refused: it pastes the primary selection");
+    TRY_VOID(refuse_at(at, "the click"));
     TRY_VOID(move_to(at));
     for (std::int32_t i = 0; i < count; ++i) {
         TRY_VOID(check());
@@ -126,6 +149,7 @@ Result<void> GuardedInput::press_keys(const std::vector<std::string>& keysyms)
 {
     for (const auto& k : keysyms) {
         TRY_VOID(check());
+        TRY_VOID(refuse_focus());
         m_held_keys.push_back(k);
         TRY_VOID(input().key(k, true));
         m_sent_any = true;
@@ -148,6 +172,8 @@ Result<std::int64_t> GuardedInput::type_text(std::string_view text)
         char32_t cp = 0;
         auto len = utf8_sequence_length(text, i, &cp);
         TRY_VOID(check());
+        // Each character: a dialog of ours that takes the focus mid-text gets none of it.
+        TRY_VOID(refuse_focus());
         TRY_VOID(input().type_char(cp));
         m_sent_any = true;
         ++m_typed;
@@ -160,6 +186,7 @@ Result<std::int64_t> GuardedInput::type_text(std::string_view text)
 
 Result<void> GuardedInput::scroll(Point at, std::int32_t dx, std::int32_t dy)
 {
+    TRY_VOID(refuse_at(at, "the scroll point"));
     TRY_VOID(move_to(at));
     TRY_VOID(check());
     TRY_VOID(input().scroll(dx, dy));
@@ -169,6 +196,9 @@ Result<void> GuardedInput::scroll(Point at, std::int32_t dx, std::int32_t dy)
 
 Result<void> GuardedInput::drag(Point from, Point to)
 {
+    // Both ends before anything moves: a drag onto our surface would drop there.
+    TRY_VOID(refuse_at(from, "the drag's start"));
+    TRY_VOID(refuse_at(to, "the drag's end"));
     TRY_VOID(move_to(from));
     TRY_VOID(check());
     m_held_buttons.push_back(MouseButton::left);

@@ -6,7 +6,8 @@
 // pressed a key or button the driver did not send. On the person's input nothing more is sent,
 // every held key and button is released, the session is paused, and the call fails with
 // user_took_over (effect stopped). A GuardedInput lives for one tool call and releases what it
-// holds when it goes away.
+// holds when it goes away. No click, scroll or drag point may lie on one of nish-driver's own
+// surfaces, and no key goes out while one holds the focus (own_surface_guard.h): reserved_for_person.
 
 #include "core/engine.h"
 
@@ -43,6 +44,10 @@ public:
 
 private:
     Result<void> stop(std::string_view reason);
+    // The own-surface checks, with effect and typed_characters set as for a stop, everything released.
+    Result<void> refuse_at(Point, std::string_view what);
+    Result<void> refuse_focus();
+    Result<void> refused(Error);
     SyntheticInput& input();
 
     Engine& m_engine;

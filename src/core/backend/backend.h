@@ -13,6 +13,7 @@
 #include "core/backend/input_lease.h"
 #include "core/backend/input_watcher.h"
 #include "core/backend/overlay.h"
+#include "core/backend/own_surfaces.h"
 #include "core/backend/screen.h"
 #include "core/backend/synthetic_input.h"
 #include "core/backend/tree_reader.h"
@@ -41,6 +42,10 @@ public:
 
     // The whole screen, for the desk (screen.h); null when the backend has none.
     virtual Screen* screen() { return nullptr; }
+
+    // The windows only the person may answer (own_surfaces.h), of every nish process on this
+    // display; null when the backend shows none. Every input path asks it before sending.
+    virtual OwnSurfaces* own_surfaces() { return nullptr; }
 
     // The right to send synthetic input for one act (input_lease.h), taken without waiting. Refused
     // (backend_unavailable) while another program's takeover holds the display. The default grants
