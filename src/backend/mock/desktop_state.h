@@ -6,12 +6,14 @@
 
 #include "backend/mock/mock_model.h"
 #include "core/backend/input_watcher.h"
+#include "core/backend/own_surfaces.h"
 #include "core/backend/synthetic_input.h"
 #include "core/result.h"
 
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,11 @@ struct DesktopState {
     bool indicator_paused = false;
     bool indicator_destroyed = false;
     bool indicator_fails = false;
+
+    // nish-driver's own surfaces (MockOwnSurfaces), above every window, topmost first.
+    std::vector<nd_core::OwnSurface> own_surfaces;
+    std::optional<std::size_t> focused_surface; // an index into own_surfaces
+    bool own_surfaces_fail = false;
 
     // Null when no window has the id.
     MockWindow* find_window(std::int64_t window_id);

@@ -4,6 +4,7 @@
 #include "backend/mock/mock_finder.h"
 #include "backend/mock/mock_actuator.h"
 #include "backend/mock/mock_input.h"
+#include "backend/mock/mock_own_surfaces.h"
 #include "backend/mock/mock_services.h"
 #include "backend/mock/mock_tree_reader.h"
 #include "backend/mock/mutation.h"
@@ -26,6 +27,7 @@ MockBackend::MockBackend()
     , m_watcher(std::make_unique<MockWatcher>(*m_state))
     , m_clipboard(std::make_unique<MockClipboard>(*m_state))
     , m_overlay(std::make_unique<MockOverlay>(*m_state))
+    , m_own_surfaces(std::make_unique<MockOwnSurfaces>(*m_state))
 {
 }
 
@@ -56,6 +58,7 @@ nd_core::InputWatcher* MockBackend::watcher() { return m_watcher.get(); }
 nd_core::Capture* MockBackend::capture() { return m_capture.get(); }
 nd_core::Clipboard* MockBackend::clipboard() { return m_clipboard.get(); }
 nd_core::Overlay* MockBackend::overlay() { return m_overlay.get(); }
+nd_core::OwnSurfaces* MockBackend::own_surfaces() { return m_own_surfaces.get(); }
 
 bool MockBackend::set_hung(std::int64_t window_id, bool hung)
 {
@@ -198,6 +201,39 @@ void MockBackend::destroy_indicator()
 {
     std::lock_guard lock(m_state->mutex);
     m_state->indicator_destroyed = true;
+}
+
+void MockBackend::place_own_surface(std::string kind, nd_core::Frame frame)
+{
+    std::lock_guard lock(m_state->mutex);
+    auto& surfaces = m_state->own_surfaces;
+    surfaces.insert(surfaces.begin(), nd_core::OwnSurface{std::move(kind), frame});
+    if (m_state->focused_surface)
+        ++*m_state->focused_surface;
+}
+
+bool MockBackend::focus_own_surface(std::string_view kind)
+{
+    std::lock_guard lock(m_state->mutex);
+    for (std::size_t i = 0; i < m_state->own_surfaces.size(); ++i)
+        if (m_state->own_surfaces[i].kind == kind) {
+            m_state->focused_surface = i;
+            return true;
+        }
+    return false;
+}
+
+void MockBackend::clear_own_surfaces()
+{
+    std::lock_guard lock(m_state->mutex);
+    m_state->own_surfaces.clear();
+    m_state->focused_surface.reset();
+}
+
+void MockBackend::fail_own_surfaces(bool fail)
+{
+    std::lock_guard lock(m_state->mutex);
+    m_state->own_surfaces_fail = fail;
 }
 
 std::vector<std::string> MockBackend::fixture_files() const

@@ -24,6 +24,7 @@ class MockCapture;
 class MockClipboard;
 class MockInput;
 class MockOverlay;
+class MockOwnSurfaces;
 class MockTreeReader;
 class MockFinder;
 class MockWatcher;
@@ -50,6 +51,7 @@ public:
     nd_core::Capture* capture() override;
     nd_core::Clipboard* clipboard() override;
     nd_core::Overlay* overlay() override;
+    nd_core::OwnSurfaces* own_surfaces() override;
     nd_core::RegistryReport registry() override;
 
     // Test hooks. Those returning bool return false when no window has the id.
@@ -82,6 +84,13 @@ public:
     // The person clicks the paused indicator's Continue (false when no paused indicator is shown).
     bool click_continue();
 
+    // nish-driver's own surfaces (docs/mock.md): a rectangle above every window that input must not
+    // reach, and the keyboard focus on one. focus_own_surface is false when no surface has the kind.
+    void place_own_surface(std::string kind, nd_core::Frame);
+    bool focus_own_surface(std::string_view kind);
+    void clear_own_surfaces();
+    void fail_own_surfaces(bool fail); // at() and focused() fail with timed_out while set
+
     std::vector<std::string> fixture_files() const;
 
 private:
@@ -97,6 +106,7 @@ private:
     std::unique_ptr<MockWatcher> m_watcher;
     std::unique_ptr<MockClipboard> m_clipboard;
     std::unique_ptr<MockOverlay> m_overlay;
+    std::unique_ptr<MockOwnSurfaces> m_own_surfaces;
 };
 
 } // namespace nd_mock
