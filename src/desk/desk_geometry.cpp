@@ -1,5 +1,6 @@
 #include "desk/desk_geometry.h"
 
+#include "core/own_surface_guard.h"
 #include "desk/desk.h"
 
 namespace nd_desk {
@@ -75,8 +76,17 @@ nd_core::Result<nd_core::Point> window_pixel_to_screen(const nd_core::WindowInfo
     return nd_core::Point{w.frame.x + static_cast<std::int32_t>(px), w.frame.y + static_cast<std::int32_t>(py)};
 }
 
+nd_core::Result<void> refuse_own_surface(Desk& desk, nd_core::Point p, std::string_view what)
+{
+    auto lock = desk.lock_backend();
+    return nd_core::refuse_own_surface_at(desk.backend(), p, what);
+}
+
 nd_core::Result<std::optional<nd_core::WindowInfo>> check_point_allowed(Desk& desk, nd_core::Point p, std::string_view what)
 {
+    // Before the allowlist: the window list does not name our surfaces, so the allowlist would judge
+    // the app underneath, which the click would never reach.
+    TRY_VOID(refuse_own_surface(desk, p, what));
     auto all = TRY(desk.all_windows());
     const auto* top = window_at(all, p);
     if (!top) {

@@ -40,8 +40,15 @@ bool is_within(const std::vector<nd_core::Element>&, std::int32_t row, std::int3
 nd_core::Result<nd_core::Point> window_pixel_to_screen(const nd_core::WindowInfo&, std::int64_t px, std::int64_t py,
     std::string_view what);
 
-// The gate of the app allowlist at a point: the topmost window there must be of an allowed app
-// (with an allowlist, a point on the desktop or a panel is refused too). Returns that window, if any.
+// reserved_for_person when the point lies on one of nish-driver's own surfaces (the consent dialog,
+// the takeover indicator and its Continue button: core/own_surface_guard.h), under the backend lock.
+// The acting verbs call it before the allowlist and before taking the input lease, so the answer is
+// the same with or without an allowlist and while a takeover holds the display.
+nd_core::Result<void> refuse_own_surface(Desk&, nd_core::Point, std::string_view what);
+
+// The gate of the app allowlist at a point: first refuse_own_surface, then the topmost window there
+// must be of an allowed app (with an allowlist, a point on the desktop or a panel is refused too).
+// Returns that window, if any.
 nd_core::Result<std::optional<nd_core::WindowInfo>> check_point_allowed(Desk&, nd_core::Point, std::string_view what);
 
 } // namespace nd_desk

@@ -1,6 +1,7 @@
 #include "desk/desk_input.h"
 
 #include "core/guarded_input.h"
+#include "core/own_surface_guard.h"
 #include "desk/desk.h"
 
 namespace nd_desk {
@@ -66,6 +67,18 @@ nd_core::Result<void> DeskInput::or_release(nd_core::Result<void> sent)
     return sent;
 }
 
+nd_core::Result<void> DeskInput::refuse_at(Point p, std::string_view what)
+{
+    auto lock = m_desk.lock_backend();
+    return or_release(nd_core::refuse_own_surface_at(m_desk.backend(), p, what));
+}
+
+nd_core::Result<void> DeskInput::refuse_focus()
+{
+    auto lock = m_desk.lock_backend();
+    return or_release(nd_core::refuse_own_focus(m_desk.backend()));
+}
+
 nd_core::Result<void> DeskInput::check()
 {
     if (!m_scope.stop.stopped())
@@ -94,6 +107,7 @@ nd_core::Result<void> DeskInput::click(Point at, MouseButton button, std::int32_
 {
     if (button == MouseButton::middle)
         return make_error(ErrorCode::invalid_arguments, "button: middle is refused (it pastes the primary selection); use left or right");
+    TRY_VOID(refuse_at(at, "the point"));
     TRY_VOID(move(at));
     for (std::int32_t i = 0; i < count; ++i) {
         TRY_VOID(check());
@@ -110,6 +124,7 @@ nd_core::Result<void> DeskInput::press_keys(const std::vector<std::string>& keys
 {
     for (const auto& k : keysyms) {
         TRY_VOID(check());
+        TRY_VOID(refuse_focus());
         auto lock = m_desk.lock_backend();
         m_held_keys.push_back(k);
         TRY_VOID(or_release(m_input.key(k, true)));
@@ -128,12 +143,14 @@ nd_core::Result<void> DeskInput::press_keys(const std::vector<std::string>& keys
 nd_core::Result<void> DeskInput::type_char(char32_t c)
 {
     TRY_VOID(check());
+    TRY_VOID(refuse_focus());
     auto lock = m_desk.lock_backend();
     return m_input.type_char(c);
 }
 
 nd_core::Result<void> DeskInput::scroll(Point at, std::int32_t dx, std::int32_t dy)
 {
+    TRY_VOID(refuse_at(at, "the point"));
     TRY_VOID(move(at));
     TRY_VOID(check());
     auto lock = m_desk.lock_backend();
@@ -142,6 +159,9 @@ nd_core::Result<void> DeskInput::scroll(Point at, std::int32_t dx, std::int32_t 
 
 nd_core::Result<void> DeskInput::drag(Point from, Point to)
 {
+    // Both ends before anything moves: a drag onto our surface would drop there.
+    TRY_VOID(refuse_at(from, "the start"));
+    TRY_VOID(refuse_at(to, "the end"));
     TRY_VOID(move(from));
     {
         TRY_VOID(check());

@@ -6,7 +6,8 @@
 // nish-driver takeover holds the display). Each backend call is made under the backend lock, never
 // held while sleeping; the call's stop token is checked before every step (each typed character,
 // each drag step), and every key and button still held is released on a stop, on an error and when
-// the DeskInput goes away.
+// the DeskInput goes away. No point may lie on one of nish-driver's own surfaces and no key goes out
+// while one holds the focus (core/own_surface_guard.h): reserved_for_person, nothing sent.
 
 #include "core/backend/backend.h"
 #include "desk/verb.h"
@@ -51,6 +52,8 @@ public:
 
 private:
     nd_core::Result<void> or_release(nd_core::Result<void> sent);
+    nd_core::Result<void> refuse_at(nd_core::Point, std::string_view what);
+    nd_core::Result<void> refuse_focus();
     DeskInput(Desk&, const CallScope&, std::unique_lock<std::mutex>, std::unique_ptr<nd_core::InputLease>);
 
     Desk& m_desk;

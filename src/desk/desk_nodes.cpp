@@ -79,6 +79,8 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
 
 nd_core::Result<void> click_point(Desk& desk, const CallScope& scope, nd_core::Point p)
 {
+    // The hit test reads the window list, which does not name our surfaces: ask before the lease.
+    TRY_VOID(refuse_own_surface(desk, p, "the node's centre"));
     auto input = TRY(DeskInput::begin(desk, scope));
     return input->click(p, nd_core::MouseButton::left, 1);
 }

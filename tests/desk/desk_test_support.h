@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace nd_test {
 
@@ -36,7 +37,8 @@ struct TempDir {
 // A real daemon on the mock backend, serving on its own thread.
 class MockDaemon {
 public:
-    explicit MockDaemon(const std::string& endpoint)
+    // `allow`: the app allowlist of its config (empty: every app).
+    explicit MockDaemon(const std::string& endpoint, std::vector<std::string> allow = {})
     {
         auto backend = nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir());
         if (!backend.ok())
@@ -44,7 +46,9 @@ public:
         m_backend = std::move(backend).value();
         nd_desk::DaemonOptions options;
         options.endpoint = endpoint;
-        options.config = nd_desk::DeskConfig{};
+        nd_desk::DeskConfig config;
+        config.allow = std::move(allow);
+        options.config = std::move(config);
         auto daemon = nd_desk::Daemon::open(*m_backend, std::move(options));
         if (!daemon.ok())
             throw std::runtime_error(daemon.error().text());
@@ -56,6 +60,8 @@ public:
         m_daemon->request_stop();
         m_thread.join();
     }
+    // The mock desktop, for its test hooks (they are thread-safe).
+    nd_mock::MockBackend& backend() { return *m_backend; }
     // safety_stop / safety_resume over the wire, as `shuttle stop` sends them.
     void safety(bool stop)
     {

@@ -37,6 +37,7 @@ VerbDef click()
             if (names_window(args))
                 window = TRY(desk.pick_window(args));
             const auto point = TRY(point_arg(args, "x", "y", window));
+            TRY_VOID(refuse_own_surface(desk, point, "the point"));
             auto input = TRY(DeskInput::begin(desk, scope));
             if (window && !window->active)
                 TRY_VOID(input->raise(*window));

@@ -23,6 +23,8 @@ VerbDef drag()
                 window = TRY(desk.pick_window(args));
             const auto from = TRY(point_arg(args, "x", "y", window));
             const auto to = TRY(point_arg(args, "to_x", "to_y", window));
+            TRY_VOID(refuse_own_surface(desk, from, "the start"));
+            TRY_VOID(refuse_own_surface(desk, to, "the end"));
             auto input = TRY(DeskInput::begin(desk, scope));
             if (window && !window->active)
                 TRY_VOID(input->raise(*window));

@@ -42,39 +42,39 @@ VerbDef scroll()
             std::optional<nd_core::WindowInfo> window;
             if (names_window(args))
                 window = TRY(desk.pick_window(args));
-            auto input = TRY(DeskInput::begin(desk, scope));
+            // The point first (for the front window, its centre before any raise), so that a point on
+            // one of our surfaces is refused before the allowlist and the input lease.
             nd_core::Point point;
-            std::optional<nd_core::WindowInfo> top;
+            std::optional<nd_core::WindowInfo> front;
             if (has_x) {
                 point = TRY(point_arg(args, "x", "y", window));
-                top = TRY(check_point_allowed(desk, point, "the point"));
             } else {
-                // The front window is the focused app's: the named one (raised), else the active one.
-                nd_core::WindowInfo front;
+                // The front window is the focused app's: the named one (raised below), else the active one.
                 if (window) {
-                    if (!window->active)
-                        TRY_VOID(input->raise(*window));
                     front = *window;
                 } else {
                     auto all = TRY(desk.all_windows());
-                    const nd_core::WindowInfo* active = nullptr;
                     for (const auto& w : all)
-                        if (w.active && !active)
-                            active = &w;
-                    if (!active)
+                        if (w.active && !front)
+                            front = w;
+                    if (!front)
                         return make_error(ErrorCode::window_target_not_found,
                             "no window is active to scroll: pass x and y, or name the window");
-                    TRY_VOID(desk.check_allowed(*active));
-                    front = *active;
                 }
-                point = centre_of(front.frame);
-                top = TRY(check_point_allowed(desk, point, "the front window's centre"));
-                if (!top || top->window_id != front.window_id)
-                    return make_error(ErrorCode::target_occluded,
-                        "another window" + (top ? " (\"" + top->title + "\")" : std::string()) +
-                            " covers the centre of the front window \"" + front.title +
-                            "\": pass x and y of a point it shows");
+                point = centre_of(front->frame);
             }
+            const std::string_view what = has_x ? "the point" : "the front window's centre";
+            TRY_VOID(refuse_own_surface(desk, point, what));
+            if (front && !window)
+                TRY_VOID(desk.check_allowed(*front));
+            auto input = TRY(DeskInput::begin(desk, scope));
+            if (front && !front->active)
+                TRY_VOID(input->raise(*front));
+            const auto top = TRY(check_point_allowed(desk, point, what));
+            if (front && (!top || top->window_id != front->window_id))
+                return make_error(ErrorCode::target_occluded,
+                    "another window" + (top ? " (\"" + top->title + "\")" : std::string()) +
+                        " covers the centre of the front window \"" + front->title + "\": pass x and y of a point it shows");
             const std::int32_t dx = direction == "left" ? -amount : direction == "right" ? amount : 0;
             const std::int32_t dy = direction == "up" ? -amount : direction == "down" ? amount : 0;
             TRY_VOID(input->scroll(point, dx, dy));
