@@ -18,12 +18,10 @@
 #include <fstream>
 #include <iterator>
 #include <signal.h>
-#include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
 
-extern char** environ;
 
 namespace {
 
@@ -58,26 +56,9 @@ class ReleaseDriver {
 public:
     ReleaseDriver()
     {
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, m_stdin.fd[0], 0);
-        posix_spawn_file_actions_adddup2(&actions, m_stdout.fd[1], 1);
-        const std::string bin = std::string(NISH_BIN_DIR) + "/nish-driver";
-        std::vector<std::string> args = {bin, "mcp", "--backend", "linux"};
-        std::vector<char*> argv;
-        for (auto& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        std::vector<std::string> env_strings = {"NISH_AUDIT_LOG="};
-        for (char** e = environ; *e; ++e) // NISH_TEST_PERSON_DEVICE is passed on
-            if (std::string_view(*e).rfind("NISH_AUDIT_LOG=", 0) != 0)
-                env_strings.emplace_back(*e);
-        std::vector<char*> envp;
-        for (auto& e : env_strings)
-            envp.push_back(e.data());
-        envp.push_back(nullptr);
-        EXPECT_EQ(posix_spawn(&m_pid, bin.c_str(), &actions, nullptr, argv.data(), envp.data()), 0);
-        posix_spawn_file_actions_destroy(&actions);
+        // NISH_TEST_PERSON_DEVICE, set by the test, is passed on.
+        m_pid = nd_test::spawn_program({std::string(NISH_BIN_DIR) + "/nish-driver", "mcp", "--backend", "linux"},
+                                       {{m_stdin.fd[0], 0}, {m_stdout.fd[1], 1}});
         m_stdin.close_read();
         m_stdout.close_write();
     }

@@ -9,13 +9,11 @@
 
 #include <chrono>
 #include <signal.h>
-#include <spawn.h>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
 #include <vector>
 
-extern char** environ;
 
 namespace {
 
@@ -30,30 +28,11 @@ class Driver {
 public:
     explicit Driver(bool with_control = true)
     {
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, m_stdin.fd[0], 0);
-        posix_spawn_file_actions_adddup2(&actions, m_stdout.fd[1], 1);
-        posix_spawn_file_actions_adddup2(&actions, m_ctl_in.fd[0], 3);
-        posix_spawn_file_actions_adddup2(&actions, m_ctl_out.fd[1], 4);
-        const std::string bin = std::string(NISH_BIN_DIR) + "/nish-driver";
-        std::vector<std::string> args = {bin, "mcp", "--backend", "mock", "--consent", "auto"};
+        std::vector<std::string> args = {std::string(NISH_BIN_DIR) + "/nish-driver", "mcp", "--backend", "mock", "--consent", "auto"};
         if (with_control)
             args.insert(args.end(), {"--control-fd", "3,4"});
-        std::vector<char*> argv;
-        for (auto& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        std::vector<std::string> env_strings = {"NISH_AUDIT_LOG="};
-        for (char** e = environ; *e; ++e)
-            if (std::string_view(*e).rfind("NISH_AUDIT_LOG=", 0) != 0)
-                env_strings.emplace_back(*e);
-        std::vector<char*> envp;
-        for (auto& e : env_strings)
-            envp.push_back(e.data());
-        envp.push_back(nullptr);
-        EXPECT_EQ(posix_spawn(&m_pid, bin.c_str(), &actions, nullptr, argv.data(), envp.data()), 0);
-        posix_spawn_file_actions_destroy(&actions);
+        m_pid = nd_test::spawn_program(std::move(args),
+            {{m_stdin.fd[0], 0}, {m_stdout.fd[1], 1}, {m_ctl_in.fd[0], 3}, {m_ctl_out.fd[1], 4}});
         // Only the child keeps its ends.
         m_stdin.close_read();
         m_stdout.close_write();

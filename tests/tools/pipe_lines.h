@@ -1,7 +1,7 @@
 #pragma once
 
-// Test helpers for the pipes between a test and the driver: a pipe pair that closes its ends, and
-// a line reader on one end whose every wait has a deadline.
+// Test helpers for the pipes between a test and the driver: a pipe pair that closes its ends, a
+// line reader on one end whose every wait has a deadline, and the spawn of a program on them.
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -9,8 +9,14 @@
 #include <chrono>
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
 #include <string>
+#include <string_view>
 #include <unistd.h>
+#include <utility>
+#include <vector>
+
+extern char** environ;
 
 namespace nd_test {
 
@@ -76,5 +82,32 @@ struct Pipe {
         fd[i] = -1;
     }
 };
+
+// Starts `args` (args[0] is the program's path) with this process's environment but an empty
+// NISH_AUDIT_LOG (no audit file), each `from` descriptor of `fds` becoming `to` in the child.
+// The child's pid, or -1 (and a test failure).
+inline pid_t spawn_program(std::vector<std::string> args, const std::vector<std::pair<int, int>>& fds)
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    for (const auto& [from, to] : fds)
+        posix_spawn_file_actions_adddup2(&actions, from, to);
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_strings = {"NISH_AUDIT_LOG="};
+    for (char** e = environ; *e; ++e)
+        if (std::string_view(*e).rfind("NISH_AUDIT_LOG=", 0) != 0)
+            env_strings.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_strings)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    pid_t pid = -1;
+    EXPECT_EQ(posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), envp.data()), 0) << args[0];
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+}
 
 } // namespace nd_test
