@@ -168,13 +168,17 @@ nd_core::Result<ConsentGrant> X11ConsentDialog::ask(const nd_core::ConsentReques
             if (pressed == ConsentControl::deny) {
                 answer.allowed = false; // a no may come from anywhere
             } else if (auto verdict = m_rule.judge(answer.press, answer.pressed_at, b); !verdict.person) {
+                answer.view.refused = true; // the person sees why nothing happened
                 std::lock_guard lock(m_refusal_mutex);
                 m_last_refusal = verdict.why;
             } else if (pressed == ConsentControl::allow) {
+                answer.view.refused = false;
                 answer.allowed = true;
             } else if (pressed == ConsentControl::takeover) {
+                answer.view.refused = false;
                 answer.view.takeover_ticked = !answer.view.takeover_ticked;
             } else if (pressed == ConsentControl::clipboard) {
+                answer.view.refused = false;
                 answer.view.clipboard_ticked = !answer.view.clipboard_ticked;
             }
         }

@@ -124,6 +124,8 @@ void ConsentPainter::paint(const ConsentLayout& layout, const ConsentView& view)
         tick_row(cr, *layout.takeover, *layout.takeover_box, CONSENT_TAKEOVER_LINE, view.takeover_ticked);
     if (layout.clipboard && layout.clipboard_box)
         tick_row(cr, *layout.clipboard, *layout.clipboard_box, CONSENT_CLIPBOARD_LINE, view.clipboard_ticked);
+    if (view.refused)
+        text(cr, layout.notice, std::string(CONSENT_REFUSED_NOTICE), false, false, 0x8a1010);
     button(cr, layout.deny, "Deny", view.pressed == ConsentControl::deny);
     button(cr, layout.allow, "Allow", view.pressed == ConsentControl::allow);
     cairo_destroy(cr);

@@ -19,6 +19,7 @@ struct ConsentView {
     bool takeover_ticked = false;
     bool clipboard_ticked = false;
     ConsentControl pressed = ConsentControl::none; // drawn sunken while the button is held
+    bool refused = false; // the last click was not taken as the person's: the notice shows
 };
 
 class ConsentPainter {

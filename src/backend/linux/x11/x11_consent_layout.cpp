@@ -114,6 +114,7 @@ ConsentLayout layout_consent(const nd_core::ConsentRequest& req)
     y += 14;
     out.allow = {out.width - MARGIN - BUTTON_WIDTH, y, BUTTON_WIDTH, BUTTON_HEIGHT};
     out.deny = {out.allow.x - BUTTON_GAP - BUTTON_WIDTH, y, BUTTON_WIDTH, BUTTON_HEIGHT};
+    out.notice = {MARGIN, y, out.deny.x - BUTTON_GAP - MARGIN, BUTTON_HEIGHT};
     out.height = y + BUTTON_HEIGHT + 20;
     return out;
 }

@@ -39,6 +39,7 @@ struct ConsentLayout {
     int height = 0;
     std::vector<ConsentText> texts; // static lines: the header, the apps, the lease
     ConsentRect allow, deny;
+    ConsentRect notice; // left of the buttons: why a click was not taken
     // Each tick line's whole row (box and label) toggles; the box is where the tick is drawn.
     std::optional<ConsentRect> takeover, clipboard;
     std::optional<ConsentRect> takeover_box, clipboard_box;
@@ -51,6 +52,8 @@ inline constexpr std::string_view CONSENT_HEADER = "An AI agent asks to read and
 inline constexpr std::string_view CONSENT_TAKEOVER_LINE =
     "ALSO allow VISIBLE TAKEOVER (the agent moves your mouse and types)";
 inline constexpr std::string_view CONSENT_CLIPBOARD_LINE = "ALSO allow reading your clipboard";
+// Shown after a click that PersonRule did not take as the person's.
+inline constexpr std::string_view CONSENT_REFUSED_NOTICE = "Not taken: only your own mouse counts. Click again.";
 
 // An app name fit to show: valid UTF-8, without control characters (C0, DEL, C1) or the bidi
 // controls that could make it read as something else, at most MAX_APP_CHARS code points (then "…").
