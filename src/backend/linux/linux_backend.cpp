@@ -17,6 +17,7 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_window_control = std::make_unique<X11WindowControl>(*b->m_display);
     b->m_capture = std::make_unique<X11Capture>(*b->m_display);
     b->m_screen = std::make_unique<X11Screen>(*b->m_display, *b->m_capture);
+    b->m_own_surfaces = std::make_unique<X11OwnSurfaces>(*b->m_display);
     b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
     b->open_takeover_parts();
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);

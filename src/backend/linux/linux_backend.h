@@ -15,6 +15,7 @@
 #include "backend/linux/x11/x11_consent_dialog.h"
 #include "backend/linux/x11/x11_input.h"
 #include "backend/linux/x11/x11_overlay.h"
+#include "backend/linux/x11/x11_own_surfaces.h"
 #include "backend/linux/x11/x11_press_clock.h"
 #include "backend/linux/x11/x11_screen.h"
 #include "backend/linux/x11/x11_watcher.h"
@@ -46,6 +47,9 @@ public:
     nd_core::Overlay* overlay() override { return m_overlay.get(); }
     nd_core::ConsentProvider* consent_dialog() override { return m_consent.get(); }
     nd_core::Screen* screen() override { return m_screen.get(); }
+    // Every nish process's consent dialog, indicator and Continue button on this display, found by
+    // their mark, so that no input of ours lands on one (x11_own_surfaces.h).
+    nd_core::OwnSurfaces* own_surfaces() override { return m_own_surfaces.get(); }
     // The per-display takeover lock for one desk act (x11_input_lease.h).
     nd_core::Result<std::unique_ptr<nd_core::InputLease>> lease_input() override;
     nd_core::RegistryReport registry() override;
@@ -67,6 +71,7 @@ private:
     std::unique_ptr<X11WindowControl> m_window_control;
     std::unique_ptr<X11Capture> m_capture;
     std::unique_ptr<X11Screen> m_screen;
+    std::unique_ptr<X11OwnSurfaces> m_own_surfaces;
     std::unique_ptr<X11Clipboard> m_clipboard;
     std::unique_ptr<X11Input> m_input;
     std::unique_ptr<X11InputWatcher> m_watcher;

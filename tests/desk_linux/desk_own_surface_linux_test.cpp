@@ -1,0 +1,148 @@
+// `shuttle desk` on the virtual test desktop never sends input onto nish's own surfaces: with a
+// marked window (x11_own_marker.h) over a real app (zenity), `shuttle desk click` at it is refused
+// with reserved_for_person and the pointer does not move, also while another driver holds the
+// takeover lock (the refusal comes before the lease); `desk at` there reports the surface as
+// covering the app, and a point the surface does not cover reports no cover. The daemon is the
+// program itself, driven through its CLI.
+
+#include "linux/own_window.h"
+
+#include "backend/linux/x11/x11_display_lock.h"
+#include "core/backend/synthetic_input.h"
+#include "desk/wire/client.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstring>
+#include <filesystem>
+
+namespace w = nd_desk::wire;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+class DeskOwnSurfaceLinux : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        NISH_REQUIRE_DESKTOP();
+        auto x = nd_linux::X11Display::open();
+        ASSERT_TRUE(x.ok()) << x.error().text();
+        m_x = std::move(x).value();
+        char tmpl[] = "/tmp/desk-own-XXXXXX";
+        m_dir = ::mkdtemp(tmpl);
+        m_socket = m_dir + "/desk.sock";
+        std::vector<std::string> env;
+        for (char** e = environ; *e; ++e)
+            if (std::strncmp(*e, "SHUTTLE_", 8) != 0)
+                env.emplace_back(*e);
+        env.push_back("SHUTTLE_SOCKET=" + m_socket);
+        env.push_back("SHUTTLE_CONFIG=" + m_dir + "/config.toml");
+        m_daemon = nd_test::spawn_in_own_group({NISH_BIN_DIR "/shuttle", "daemon", "--backend", "linux"}, &env, true);
+        ASSERT_GT(m_daemon, 0);
+        ASSERT_TRUE(nd_test::wait_until([&] { return w::Client::connect(m_socket).ok(); }, 10s)) << "the daemon did not come up";
+    }
+    void TearDown() override
+    {
+        if (m_daemon > 0) {
+            ::kill(-m_daemon, SIGTERM);
+            ::waitpid(m_daemon, nullptr, 0);
+        }
+        if (!m_dir.empty())
+            std::filesystem::remove_all(m_dir);
+    }
+
+    int cli(const std::string& args, std::string& out)
+    {
+        out = nd_test::command_output("cd " + m_dir + " && SHUTTLE_SOCKET=" + m_socket + " " NISH_BIN_DIR "/shuttle " + args +
+                                      " 2>&1; echo \"rc=$?\"");
+        const auto at = out.rfind("rc=");
+        const int rc = at == std::string::npos ? -1 : std::atoi(out.c_str() + at + 3);
+        out.resize(at == std::string::npos ? out.size() : at);
+        return rc;
+    }
+
+    // The window of `pid` as `desk windows` lists it.
+    json zenity_window(pid_t pid, std::string& out)
+    {
+        json found;
+        nd_test::wait_until([&] {
+            if (cli("desk windows", out) != 0)
+                return false;
+            const auto listed = json::parse(out);
+            for (const auto& win : listed["windows"])
+                if (win.value("pid", 0) == pid)
+                    found = win;
+            return !found.is_null();
+        }, 20s);
+        return found;
+    }
+
+    nd_core::Point pointer()
+    {
+        auto where = m_x->wait<xcb_query_pointer_reply_t>(xcb_query_pointer(m_x->connection(), m_x->root()),
+            nd_linux::deadline_after(1s));
+        EXPECT_TRUE(where.ok() && *where);
+        return where.ok() && *where ? nd_core::Point{(*where)->root_x, (*where)->root_y} : nd_core::Point{};
+    }
+
+    std::unique_ptr<nd_linux::X11Display> m_x;
+    std::string m_dir, m_socket;
+    pid_t m_daemon = -1;
+};
+
+TEST_F(DeskOwnSurfaceLinux, DeskClickOnOurSurfaceIsRefusedAndAtReportsIt)
+{
+    nd_test::AppProcess app({"zenity", "--info", "--title", "Under the dialog", "--text", "covered"});
+    std::string out;
+    const auto window = zenity_window(app.pid(), out);
+    ASSERT_FALSE(window.is_null()) << "zenity (" << app.pid() << ") never listed: " << out;
+    ASSERT_EQ(cli("desk focus --window 'Under the dialog' --pid " + std::to_string(app.pid()), out), 0) << out;
+    // Points of zenity's window, from its root node's bounds.
+    ASSERT_EQ(cli("desk snapshot --id " + window["id"].get<std::string>() + " --bounds", out), 0) << out;
+    const auto root_bounds = json::parse(out)["nodes"][0]["bounds"];
+    ASSERT_TRUE(root_bounds.is_object()) << out;
+    const nd_core::Frame app_frame{root_bounds["x"], root_bounds["y"], root_bounds["w"], root_bounds["h"]};
+    const nd_core::Point covered{app_frame.x + 30, app_frame.y + 30};
+    const nd_core::Point open{app_frame.x + app_frame.w - 10, app_frame.y + app_frame.h - 10};
+    const auto xy = [](nd_core::Point p) { return "--x " + std::to_string(p.x) + " --y " + std::to_string(p.y); };
+
+    // Nothing of ours there yet: at reports no cover.
+    ASSERT_EQ(cli("desk at " + xy(covered), out), 0) << out;
+    EXPECT_FALSE(json::parse(out).contains("covered")) << out;
+
+    nd_test::OwnWindow button(*m_x, nd_linux::SURFACE_CONTINUE, {covered.x - 20, covered.y - 20, 60, 40},
+        nd_test::OwnWindow::Kind::override_redirect);
+    button.wait_shown();
+    const auto before = pointer();
+    EXPECT_EQ(cli("desk click " + xy(covered), out), 1) << out;
+    EXPECT_NE(out.find("Continue button (continue_button)"), std::string::npos) << out;
+    EXPECT_NE(out.find("only the person may answer it"), std::string::npos) << out;
+    EXPECT_EQ(pointer(), before) << "the click moved the pointer";
+
+    // While another driver holds the takeover the answer is the same: the refusal comes first.
+    {
+        auto lock = nd_linux::DisplayLock::take("");
+        ASSERT_TRUE(lock.ok()) << lock.error().text();
+        EXPECT_EQ(cli("desk click " + xy(covered), out), 1) << out;
+        EXPECT_NE(out.find("only the person may answer it"), std::string::npos) << out;
+        EXPECT_EQ(cli("desk click " + xy(open), out), 1) << out;
+        EXPECT_NE(out.find("another driver holds the takeover"), std::string::npos) << out;
+    }
+    EXPECT_EQ(pointer(), before);
+
+    ASSERT_EQ(cli("desk at " + xy(covered), out), 0) << out;
+    const auto at = json::parse(out);
+    EXPECT_EQ(at["covered"]["surface"], "continue_button") << out;
+    EXPECT_EQ(at["covered"]["reserved_for_person"], true) << out;
+    EXPECT_EQ(at["pid"], app.pid()) << out;
+    ASSERT_EQ(cli("desk at " + xy(open), out), 0) << out;
+    EXPECT_FALSE(json::parse(out).contains("covered")) << out;
+}
+
+} // namespace
