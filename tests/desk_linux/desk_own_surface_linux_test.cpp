@@ -2,11 +2,15 @@
 // marked window (x11_own_marker.h) over a real app (zenity), `shuttle desk click` at it is refused
 // with reserved_for_person and the pointer does not move, also while another driver holds the
 // takeover lock (the refusal comes before the lease); `desk at` there reports the surface as
-// covering the app, and a point the surface does not cover reports no cover. The daemon is the
-// program itself, driven through its CLI.
+// covering the app, and a point the surface does not cover reports no cover. And the issue's own
+// case: with nish-driver's real consent dialog up, `shuttle desk click` on its takeover line and on
+// Allow is refused, with and without an app allowlist, and the dialog grants nothing. The daemon is
+// the program itself, driven through its CLI.
 
 #include "linux/own_window.h"
+#include "linux/x11_test_support.h"
 
+#include "backend/linux/x11/x11_consent_dialog.h"
 #include "backend/linux/x11/x11_display_lock.h"
 #include "core/backend/synthetic_input.h"
 #include "desk/wire/client.h"
@@ -19,6 +23,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <future>
 
 namespace w = nd_desk::wire;
 using namespace std::chrono_literals;
@@ -37,6 +43,13 @@ protected:
         char tmpl[] = "/tmp/desk-own-XXXXXX";
         m_dir = ::mkdtemp(tmpl);
         m_socket = m_dir + "/desk.sock";
+        start_daemon("");
+    }
+    // (Re)starts the daemon with `config` as its config.toml.
+    void start_daemon(const std::string& config)
+    {
+        stop_daemon();
+        std::ofstream(m_dir + "/config.toml") << config;
         std::vector<std::string> env;
         for (char** e = environ; *e; ++e)
             if (std::strncmp(*e, "SHUTTLE_", 8) != 0)
@@ -47,12 +60,17 @@ protected:
         ASSERT_GT(m_daemon, 0);
         ASSERT_TRUE(nd_test::wait_until([&] { return w::Client::connect(m_socket).ok(); }, 10s)) << "the daemon did not come up";
     }
-    void TearDown() override
+    void stop_daemon()
     {
         if (m_daemon > 0) {
             ::kill(-m_daemon, SIGTERM);
             ::waitpid(m_daemon, nullptr, 0);
         }
+        m_daemon = -1;
+    }
+    void TearDown() override
+    {
+        stop_daemon();
         if (!m_dir.empty())
             std::filesystem::remove_all(m_dir);
     }
@@ -143,6 +161,63 @@ TEST_F(DeskOwnSurfaceLinux, DeskClickOnOurSurfaceIsRefusedAndAtReportsIt)
     EXPECT_EQ(at["pid"], app.pid()) << out;
     ASSERT_EQ(cli("desk at " + xy(open), out), 0) << out;
     EXPECT_FALSE(json::parse(out).contains("covered")) << out;
+}
+
+// The origin of nish-driver's consent dialog's client window on the root, once shown and placed.
+std::optional<nd_core::Point> consent_dialog_origin(nd_linux::X11Display& x)
+{
+    const auto id = nd_test::command_output("xdotool search --onlyvisible --classname nish-driver-consent 2>/dev/null | head -n1");
+    if (id.empty())
+        return std::nullopt;
+    auto origin = x.wait<xcb_translate_coordinates_reply_t>(
+        xcb_translate_coordinates(x.connection(), static_cast<xcb_window_t>(std::stoul(id)), x.root(), 0, 0),
+        nd_linux::deadline_after(1s));
+    if (!origin.ok() || !*origin)
+        return std::nullopt;
+    return nd_core::Point{(*origin)->dst_x, (*origin)->dst_y};
+}
+
+TEST_F(DeskOwnSurfaceLinux, DeskClicksOnTheConsentDialogAreRefusedWithAndWithoutAnAllowlist)
+{
+    nd_test::AppProcess app({"zenity", "--info", "--title", "Under the consent dialog", "--text", "covered"});
+    std::string out;
+    ASSERT_FALSE(zenity_window(app.pid(), out).is_null()) << out;
+    nd_linux::PressClock clock;
+    nd_linux::PersonRule rule("", clock);
+    nd_linux::X11ConsentDialog dialog("", rule, 30s);
+    const nd_core::ConsentRequest req{{"gtk3-widget-factory"}, true, false, 600};
+    const auto layout = nd_linux::X11ConsentDialog::layout(req);
+    auto answer = std::async(std::launch::async, [&] { return dialog.ask(req); });
+    std::optional<nd_core::Point> origin;
+    ASSERT_TRUE(nd_test::wait_until([&] { return (origin = consent_dialog_origin(*m_x)).has_value(); }, 10s));
+    std::this_thread::sleep_for(300ms); // placed by the window manager
+    origin = consent_dialog_origin(*m_x);
+    ASSERT_TRUE(origin);
+    const auto xy = [&](const nd_linux::ConsentRect& r) {
+        return "--x " + std::to_string(origin->x + r.center_x()) + " --y " + std::to_string(origin->y + r.center_y());
+    };
+
+    for (const std::string config : {"", "[apps]\nallow = [\"zenity\"]\n"}) {
+        start_daemon(config);
+        ASSERT_TRUE(nd_test::wait_until([&] { return w::Client::connect(m_socket).ok(); }, 10s));
+        const auto before = pointer();
+        EXPECT_EQ(cli("desk click " + xy(*layout.takeover_box), out), 1) << out;
+        EXPECT_NE(out.find("consent dialog (consent_dialog)"), std::string::npos) << out;
+        EXPECT_EQ(cli("desk click " + xy(layout.allow), out), 1) << out;
+        EXPECT_NE(out.find("only the person may answer it"), std::string::npos) << out;
+        EXPECT_EQ(pointer(), before) << "a click moved the pointer";
+    }
+    EXPECT_EQ(answer.wait_for(300ms), std::future_status::timeout) << "the dialog was answered";
+    EXPECT_EQ(dialog.last_refusal(), "") << "a click reached the dialog";
+
+    // A no may come from anywhere: another program's click on Deny closes it, granting nothing.
+    ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(origin->x + layout.deny.center_x()),
+                                    std::to_string(origin->y + layout.deny.center_y()), "click", "1"}), 0);
+    ASSERT_EQ(answer.wait_for(5s), std::future_status::ready);
+    auto grant = answer.get();
+    ASSERT_TRUE(grant.ok()) << grant.error().text();
+    EXPECT_FALSE(grant->allowed);
+    EXPECT_FALSE(grant->takeover);
 }
 
 } // namespace
