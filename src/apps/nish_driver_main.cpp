@@ -29,7 +29,7 @@ constexpr const char* USAGE = R"(usage:
       --backend   auto (default) picks the platform backend; mock is the scripted test desktop.
       --consent   auto grants every consent request without asking: for tests and demos only.
                   Without it the person answers in the backend's own consent dialog (on X11
-                  a window that takes only a real mouse click); a backend without one (mock)
+                  a window that takes only the person's own mouse click); a backend without one (mock)
                   denies every start_session.
       --fixtures  the mock desktop's fixture directory (default: the shipped fixtures).
       --control-fd IN,OUT

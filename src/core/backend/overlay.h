@@ -17,8 +17,9 @@ public:
     virtual void hide_indicator() = 0;
     // False when another client unmapped or destroyed it, or its display connection failed.
     virtual bool indicator_alive() = 0;
-    // The person clicked Continue on the paused indicator with a real click (§4.3: not a
-    // SendEvent, no driver button press in the last 1.5 s). Called from the overlay's own thread;
+    // The person clicked Continue on the paused indicator: §4.3's rule (not a SendEvent, no driver
+    // button press in the last 1.5 s) and, on X11, the person's own device with no program's
+    // synthetic press either (docs/linux-x11.md, "Who may answer"). Called from the overlay's own thread;
     // the driver wires it to Engine::resume. Backends without a Continue button never call it.
     virtual void set_continue_handler(std::function<void()>) {}
 };
