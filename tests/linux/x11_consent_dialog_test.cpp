@@ -174,6 +174,22 @@ TEST_F(ConsentDialogTest, TickingTheTakeoverLineGrantsTakeover)
     EXPECT_FALSE(grant.clipboard_read);
 }
 
+TEST_F(ConsentDialogTest, TickingBothLinesGrantsBoth)
+{
+    X11ConsentDialog dialog("", m_rule, 30s);
+    auto req = request(true, true);
+    auto layout = X11ConsentDialog::layout(req);
+    auto f = ask_async(dialog, req);
+    auto at = wait_for_dialog();
+    click(at, *layout.clipboard_box);
+    click(at, *layout.takeover_box);
+    click(at, layout.allow);
+    auto grant = answer(f);
+    EXPECT_TRUE(grant.allowed) << dialog.last_refusal();
+    EXPECT_TRUE(grant.takeover) << dialog.last_refusal();
+    EXPECT_TRUE(grant.clipboard_read) << dialog.last_refusal();
+}
+
 TEST_F(ConsentDialogTest, DenyDenies)
 {
     X11ConsentDialog dialog("", m_rule, 30s);
