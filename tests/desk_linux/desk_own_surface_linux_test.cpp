@@ -7,6 +7,7 @@
 // Allow is refused, with and without an app allowlist, and the dialog grants nothing. The daemon is
 // the program itself, driven through its CLI.
 
+#include "linux/lsan_fontconfig.h"
 #include "linux/own_window.h"
 #include "linux/x11_test_support.h"
 

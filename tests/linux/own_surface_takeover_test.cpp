@@ -3,6 +3,7 @@
 // element whose centre lies under the dialog is refused with reserved_for_person before anything is
 // sent: the dialog stays up and saw no click at all.
 
+#include "linux/lsan_fontconfig.h"
 #include "linux/person_input.h"
 #include "tool_test_support.h"
 

@@ -15,8 +15,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
-#include <iterator>
+#include <functional>
+#include <vector>
 #include <signal.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -30,10 +32,14 @@ using nlohmann::json;
 
 bool file_contains(const std::string& path, std::string_view needle)
 {
-    std::ifstream in(path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_FALSE(bytes.empty()) << path;
-    return bytes.find(needle) != std::string::npos;
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    std::vector<char> bytes(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())));
+    in.seekg(0);
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    EXPECT_FALSE(bytes.empty() || !in) << path;
+    // A skip search: the binaries run to tens of megabytes with debug information.
+    const std::boyer_moore_horspool_searcher searcher(needle.begin(), needle.end());
+    return std::search(bytes.begin(), bytes.end(), searcher) != bytes.end();
 }
 
 std::string self_path()

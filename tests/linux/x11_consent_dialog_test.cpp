@@ -4,6 +4,7 @@
 // SendEvent clicks, a click right after the driver's own press and the keyboard do nothing. Deny
 // denies from any device; a timeout and closing the window deny. App names are cleaned and bounded.
 
+#include "linux/lsan_fontconfig.h"
 #include "linux/person_input.h"
 #include "linux/x11_test_support.h"
 
@@ -15,10 +16,6 @@
 #include <future>
 #include <optional>
 
-// fontconfig (under pango) keeps its caches for the life of the process and frees them only in
-// FcFini, which nothing calls; LeakSanitizer (scripts/test --asan) would report them as leaks of
-// this test. Only that library's allocations are suppressed.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libfontconfig.so\n"; }
 
 namespace {
 
