@@ -7,6 +7,7 @@
 // Allow is refused, with and without an app allowlist, and the dialog grants nothing. The daemon is
 // the program itself, driven through its CLI.
 
+#include "linux/consent_probe.h"
 #include "linux/lsan_fontconfig.h"
 #include "linux/own_window.h"
 #include "linux/x11_test_support.h"
@@ -164,20 +165,6 @@ TEST_F(DeskOwnSurfaceLinux, DeskClickOnOurSurfaceIsRefusedAndAtReportsIt)
     EXPECT_FALSE(json::parse(out).contains("covered")) << out;
 }
 
-// The origin of nish-driver's consent dialog's client window on the root, once shown and placed.
-std::optional<nd_core::Point> consent_dialog_origin(nd_linux::X11Display& x)
-{
-    const auto id = nd_test::command_output("xdotool search --onlyvisible --classname nish-driver-consent 2>/dev/null | head -n1");
-    if (id.empty())
-        return std::nullopt;
-    auto origin = x.wait<xcb_translate_coordinates_reply_t>(
-        xcb_translate_coordinates(x.connection(), static_cast<xcb_window_t>(std::stoul(id)), x.root(), 0, 0),
-        nd_linux::deadline_after(1s));
-    if (!origin.ok() || !*origin)
-        return std::nullopt;
-    return nd_core::Point{(*origin)->dst_x, (*origin)->dst_y};
-}
-
 TEST_F(DeskOwnSurfaceLinux, DeskClicksOnTheConsentDialogAreRefusedWithAndWithoutAnAllowlist)
 {
     nd_test::AppProcess app({"zenity", "--info", "--title", "Under the consent dialog", "--text", "covered"});
@@ -189,13 +176,11 @@ TEST_F(DeskOwnSurfaceLinux, DeskClicksOnTheConsentDialogAreRefusedWithAndWithout
     const nd_core::ConsentRequest req{{"gtk3-widget-factory"}, true, false, 600};
     const auto layout = nd_linux::X11ConsentDialog::layout(req);
     auto answer = std::async(std::launch::async, [&] { return dialog.ask(req); });
-    std::optional<nd_core::Point> origin;
-    ASSERT_TRUE(nd_test::wait_until([&] { return (origin = consent_dialog_origin(*m_x)).has_value(); }, 10s));
-    std::this_thread::sleep_for(300ms); // placed by the window manager
-    origin = consent_dialog_origin(*m_x);
-    ASSERT_TRUE(origin);
+    const auto shown = nd_test::wait_for_consent_dialog(*m_x);
+    ASSERT_TRUE(shown) << "the consent dialog did not show";
     const auto xy = [&](const nd_linux::ConsentRect& r) {
-        return "--x " + std::to_string(origin->x + r.center_x()) + " --y " + std::to_string(origin->y + r.center_y());
+        const auto p = nd_test::control_centre(*shown, r);
+        return "--x " + std::to_string(p.x) + " --y " + std::to_string(p.y);
     };
 
     for (const std::string config : {"", "[apps]\nallow = [\"zenity\"]\n"}) {
@@ -212,8 +197,8 @@ TEST_F(DeskOwnSurfaceLinux, DeskClicksOnTheConsentDialogAreRefusedWithAndWithout
     EXPECT_EQ(dialog.last_refusal(), "") << "a click reached the dialog";
 
     // A no may come from anywhere: another program's click on Deny closes it, granting nothing.
-    ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(origin->x + layout.deny.center_x()),
-                                    std::to_string(origin->y + layout.deny.center_y()), "click", "1"}), 0);
+    const auto deny = nd_test::control_centre(*shown, layout.deny);
+    ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(deny.x), std::to_string(deny.y), "click", "1"}), 0);
     ASSERT_EQ(answer.wait_for(5s), std::future_status::ready);
     auto grant = answer.get();
     ASSERT_TRUE(grant.ok()) << grant.error().text();

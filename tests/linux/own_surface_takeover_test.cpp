@@ -3,6 +3,7 @@
 // element whose centre lies under the dialog is refused with reserved_for_person before anything is
 // sent: the dialog stays up and saw no click at all.
 
+#include "linux/consent_probe.h"
 #include "linux/lsan_fontconfig.h"
 #include "linux/person_input.h"
 #include "tool_test_support.h"
@@ -16,27 +17,6 @@ namespace {
 using namespace std::chrono_literals;
 using nd_test::OwnedApp;
 using nlohmann::json;
-
-struct Rect {
-    int x = 0, y = 0, w = 0, h = 0;
-    bool contains(int px, int py) const { return px >= x && py >= y && px < x + w && py < y + h; }
-};
-
-// The consent dialog's client window on the root, by its WM_CLASS.
-std::optional<Rect> dialog_rect(nd_linux::X11Display& display)
-{
-    const auto id = nd_test::command_output("xdotool search --onlyvisible --classname nish-driver-consent 2>/dev/null | head -n1");
-    if (id.empty())
-        return std::nullopt;
-    const auto w = static_cast<xcb_window_t>(std::stoul(id));
-    auto* c = display.connection();
-    auto origin = display.wait<xcb_translate_coordinates_reply_t>(xcb_translate_coordinates(c, w, display.root(), 0, 0),
-                                                                  nd_linux::deadline_after(1s));
-    auto geometry = display.wait<xcb_get_geometry_reply_t>(xcb_get_geometry(c, w), nd_linux::deadline_after(1s));
-    if (!origin.ok() || !*origin || !geometry.ok() || !*geometry)
-        return std::nullopt;
-    return Rect{(*origin)->dst_x, (*origin)->dst_y, (*geometry)->width, (*geometry)->height};
-}
 
 class OwnSurfaceTakeover : public nd_test::LinuxToolTest {};
 
@@ -59,11 +39,9 @@ TEST_F(OwnSurfaceTakeover, AForegroundClickUnderTheConsentDialogIsRefused)
     nd_linux::X11ConsentDialog dialog("", rule, 20s);
     const nd_core::ConsentRequest req{{"another app"}, true, false, 600};
     auto answer = std::async(std::launch::async, [&] { return dialog.ask(req); });
-    std::optional<Rect> rect;
-    ASSERT_TRUE(nd_test::wait_until([&] { return (rect = dialog_rect(**display)).has_value(); }, 10s));
-    std::this_thread::sleep_for(300ms); // the window manager has placed it
-    rect = dialog_rect(**display);
-    ASSERT_TRUE(rect);
+    const auto shown = nd_test::wait_for_consent_dialog(**display);
+    ASSERT_TRUE(shown) << "the consent dialog did not show";
+    const auto rect = shown->frame;
 
     // An element of the app whose centre the dialog covers.
     const auto all = read_all(window);
@@ -73,7 +51,7 @@ TEST_F(OwnSurfaceTakeover, AForegroundClickUnderTheConsentDialogIsRefused)
             continue;
         const auto& f = row["frame"];
         const int cx = f["x"].get<int>() + f["w"].get<int>() / 2, cy = f["y"].get<int>() + f["h"].get<int>() / 2;
-        if (f["w"].get<int>() > 0 && f["h"].get<int>() > 0 && f["w"].get<int>() < rect->w && rect->contains(cx, cy)) {
+        if (f["w"].get<int>() > 0 && f["h"].get<int>() > 0 && f["w"].get<int>() < rect.w && rect.contains(cx, cy)) {
             target = row;
             break;
         }
@@ -86,9 +64,8 @@ TEST_F(OwnSurfaceTakeover, AForegroundClickUnderTheConsentDialogIsRefused)
     EXPECT_EQ(dialog.last_refusal(), "") << "a click reached the dialog";
 
     // A no may come from anywhere: another program's click on Deny closes it.
-    const auto layout = nd_linux::X11ConsentDialog::layout(req);
-    ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(rect->x + layout.deny.center_x()),
-                                    std::to_string(rect->y + layout.deny.center_y()), "click", "1"}), 0);
+    const auto deny = nd_test::control_centre(*shown, nd_linux::X11ConsentDialog::layout(req).deny);
+    ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(deny.x), std::to_string(deny.y), "click", "1"}), 0);
     ASSERT_EQ(answer.wait_for(5s), std::future_status::ready);
     auto grant = answer.get();
     ASSERT_TRUE(grant.ok()) << grant.error().text();

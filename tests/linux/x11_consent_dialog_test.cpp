@@ -4,12 +4,12 @@
 // SendEvent clicks, a click right after the driver's own press and the keyboard do nothing. Deny
 // denies from any device; a timeout and closing the window deny. App names are cleaned and bounded.
 
+#include "linux/consent_probe.h"
 #include "linux/lsan_fontconfig.h"
 #include "linux/person_input.h"
 #include "linux/x11_test_support.h"
 
 #include "backend/linux/x11/x11_consent_dialog.h"
-#include "backend/linux/x11/x11_properties.h"
 
 #include <gtest/gtest.h>
 
@@ -43,57 +43,23 @@ protected:
         ASSERT_TRUE(m_person->ready()) << "xinput create-master person";
     }
 
-    // The viewable client window with the dialog's WM_CLASS: the root's children and, under a
-    // reparenting window manager, their children.
     std::optional<Found> find_dialog()
     {
-        auto* c = m_display->connection();
-        const auto deadline = nd_linux::deadline_after(1s);
-        std::vector<xcb_window_t> candidates;
-        auto top = m_display->wait<xcb_query_tree_reply_t>(xcb_query_tree(c, m_display->root()), deadline);
-        if (!top.ok() || !*top)
-            return std::nullopt;
-        auto* kids = xcb_query_tree_children(top->value.get());
-        for (int i = 0; i < xcb_query_tree_children_length(top->value.get()); ++i) {
-            candidates.push_back(kids[i]);
-            auto sub = m_display->wait<xcb_query_tree_reply_t>(xcb_query_tree(c, kids[i]), deadline);
-            if (sub.ok() && *sub) {
-                auto* grand = xcb_query_tree_children(sub->value.get());
-                candidates.insert(candidates.end(), grand, grand + xcb_query_tree_children_length(sub->value.get()));
-            }
-        }
-        for (auto w : candidates) {
-            auto cls = m_display->wait<xcb_get_property_reply_t>(
-                xcb_get_property(c, 0, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 64), deadline);
-            if (!cls.ok() || !*cls || nd_linux::property_wm_class(cls->value.get()).class_name != X11ConsentDialog::WM_CLASS_NAME)
-                continue;
-            auto attributes = m_display->wait<xcb_get_window_attributes_reply_t>(xcb_get_window_attributes(c, w), deadline);
-            auto origin = m_display->wait<xcb_translate_coordinates_reply_t>(
-                xcb_translate_coordinates(c, w, m_display->root(), 0, 0), deadline);
-            if (!attributes.ok() || !*attributes || (*attributes)->map_state != XCB_MAP_STATE_VIEWABLE || !origin.ok() || !*origin)
-                continue;
-            return Found{w, (*origin)->dst_x, (*origin)->dst_y};
-        }
-        return std::nullopt;
+        auto shown = nd_test::find_consent_dialog(*m_display);
+        return shown ? std::optional<Found>(Found{shown->window, shown->frame.x, shown->frame.y}) : std::nullopt;
     }
 
-    // Waits until the dialog is shown and the window manager has stopped moving it, and until the
-    // rule's watch of synthetic input has the 1.5 s of history it asks for.
+    // Waits until the dialog is shown and placed, and until the rule's watch of synthetic input has
+    // the 1.5 s of history it asks for.
     Found wait_for_dialog()
     {
-        std::optional<Found> last;
-        const auto end = std::chrono::steady_clock::now() + 10s;
-        while (std::chrono::steady_clock::now() < end) {
-            auto now = find_dialog();
-            if (now && last && now->window == last->window && now->x == last->x && now->y == last->y) {
-                std::this_thread::sleep_until(m_rule.watching_since() + nd_linux::PersonRule::QUIET + 50ms);
-                return *now;
-            }
-            last = now;
-            std::this_thread::sleep_for(100ms);
+        auto shown = nd_test::wait_for_consent_dialog(*m_display);
+        if (!shown) {
+            ADD_FAILURE() << "the consent dialog did not appear";
+            return {};
         }
-        ADD_FAILURE() << "the consent dialog did not appear";
-        return {};
+        std::this_thread::sleep_until(m_rule.watching_since() + nd_linux::PersonRule::QUIET + 50ms);
+        return Found{shown->window, shown->frame.x, shown->frame.y};
     }
 
     std::future<nd_core::Result<ConsentGrant>> ask_async(X11ConsentDialog& dialog, ConsentRequest req)

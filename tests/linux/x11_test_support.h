@@ -13,6 +13,7 @@
 #include <memory>
 
 #include <chrono>
+#include <functional>
 #include <csignal>
 #include <cstdlib>
 #include <spawn.h>
@@ -60,15 +61,24 @@ struct OwnXvfb {
 
     static OwnXvfb start(std::vector<std::string> extra_args = {})
     {
+        return start_server([&](const std::string& name) {
+            std::vector<std::string> argv{"Xvfb", name, "-nolisten", "tcp", "-screen", "0", "640x480x24"};
+            argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+            return argv;
+        });
+    }
+
+    // Any X server of the test's own on the first free display from :150; `argv_for(name)` is its
+    // command line. No display when it did not come up within 5 s.
+    static OwnXvfb start_server(const std::function<std::vector<std::string>(const std::string&)>& argv_for)
+    {
         OwnXvfb out;
         for (int n = 150; n < 200 && !out.display; ++n) {
             auto name = ":" + std::to_string(n);
             if (access(("/tmp/.X11-unix/X" + std::to_string(n)).c_str(), F_OK) == 0
                 || access(("/tmp/.X" + std::to_string(n) + "-lock").c_str(), F_OK) == 0)
                 continue;
-            std::vector<std::string> argv{"Xvfb", name, "-nolisten", "tcp", "-screen", "0", "640x480x24"};
-            argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-            out.process = std::make_unique<AppProcess>(argv);
+            out.process = std::make_unique<AppProcess>(argv_for(name));
             wait_until([&] {
                 auto opened = nd_linux::X11Display::open(name, std::chrono::milliseconds(500));
                 if (opened.ok())

@@ -84,9 +84,10 @@ struct Pipe {
 };
 
 // Starts `args` (args[0] is the program's path) with this process's environment but an empty
-// NISH_AUDIT_LOG (no audit file), each `from` descriptor of `fds` becoming `to` in the child.
-// The child's pid, or -1 (and a test failure).
-inline pid_t spawn_program(std::vector<std::string> args, const std::vector<std::pair<int, int>>& fds)
+// NISH_AUDIT_LOG (no audit file) and each NAME=value of `set_env`, each `from` descriptor of `fds`
+// becoming `to` in the child. The child's pid, or -1 (and a test failure).
+inline pid_t spawn_program(std::vector<std::string> args, const std::vector<std::pair<int, int>>& fds,
+                           std::vector<std::string> set_env = {})
 {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -96,9 +97,16 @@ inline pid_t spawn_program(std::vector<std::string> args, const std::vector<std:
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
-    std::vector<std::string> env_strings = {"NISH_AUDIT_LOG="};
+    set_env.push_back("NISH_AUDIT_LOG=");
+    std::vector<std::string> env_strings = set_env;
+    auto overridden = [&](std::string_view entry) {
+        for (const auto& s : set_env)
+            if (entry.rfind(s.substr(0, s.find('=') + 1), 0) == 0)
+                return true;
+        return false;
+    };
     for (char** e = environ; *e; ++e)
-        if (std::string_view(*e).rfind("NISH_AUDIT_LOG=", 0) != 0)
+        if (!overridden(*e))
             env_strings.emplace_back(*e);
     std::vector<char*> envp;
     for (auto& e : env_strings)
