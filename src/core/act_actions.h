@@ -1,0 +1,54 @@
+#pragma once
+
+// Which of an element's own actions a semantic act runs headless: one table for every toolkit.
+//
+// Toolkits name the same act differently: GTK3 "click", Chromium its default action verb ("press",
+// "check", "jump", "open", "clickAncestor", plus "showContextMenu"), Gecko "click ancestor", Qt
+// "Press", "Toggle", "ShowMenu", "SetFocus". The driver's click, double_click and right_click and the
+// desk's press and act all choose from this table, so a toolkit learned once works everywhere.
+// Names compare case-insensitively with '-', '_' and ' ' alike (same_action_name).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nd_core {
+
+enum class ActKind : std::uint8_t { click, double_click, right_click };
+
+struct ActActions {
+    ActKind kind;
+    std::string_view name;    // the act, as the tools call it
+    std::string_view used_by; // who chooses through this row (for the docs)
+    std::vector<std::string_view> names; // in order of preference, across toolkits
+    // When no name fits: the first (default) action of the element, unless it is clearly not a
+    // click (not_click_action).
+    bool default_fallback = false;
+    // When no name fits either: the click row's choice this many times (a double click).
+    std::int32_t click_repeat = 0;
+};
+
+// The whole table, one row per ActKind in enum order.
+const std::vector<ActActions>& act_action_table();
+const ActActions& act_actions(ActKind);
+
+// Lower case, with '-' and ' ' read as '_': "click-ancestor" == "Click Ancestor" == "click_ancestor".
+std::string normalize_action_name(std::string_view);
+bool same_action_name(std::string_view, std::string_view);
+// A context-menu, focus, increase/decrease or scroll action: never a click, even when it is first.
+bool not_click_action(std::string_view);
+
+struct ActionChoice {
+    std::string action;      // the element's own spelling
+    std::int32_t repeat = 1; // how often to run it
+};
+
+// The action `kind` runs among `actions` (names as the element reports them), or nothing.
+std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions);
+
+// `["press", "showContextMenu"]`, or `none` (for messages that tell what an element offers).
+std::string describe_actions(const std::vector<std::string>& actions);
+
+} // namespace nd_core

@@ -1,0 +1,100 @@
+// The act table (core/act_actions.h): which of an element's own actions each act runs, for the
+// names GTK3, GTK4, Qt, Chromium and Gecko give them.
+
+#include "core/act_actions.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using nd_core::ActKind;
+using nd_core::choose_action;
+using Names = std::vector<std::string>;
+
+std::string chosen(ActKind kind, const Names& actions)
+{
+    auto c = choose_action(kind, actions);
+    if (!c)
+        return "-";
+    return c->repeat == 1 ? c->action : c->action + " x" + std::to_string(c->repeat);
+}
+
+TEST(ActActions, NamesCompareWithoutCaseAndWithSeparatorsAlike)
+{
+    EXPECT_TRUE(nd_core::same_action_name("click-ancestor", "Click Ancestor"));
+    EXPECT_TRUE(nd_core::same_action_name("click_ancestor", "click ancestor"));
+    EXPECT_TRUE(nd_core::same_action_name("ShowMenu", "showmenu"));
+    EXPECT_FALSE(nd_core::same_action_name("showmenu", "show_menu_x"));
+    EXPECT_EQ(nd_core::normalize_action_name("Scroll Up"), "scroll_up");
+}
+
+TEST(ActActions, ClickRunsEachToolkitsOwnName)
+{
+    EXPECT_EQ(chosen(ActKind::click, {"click"}), "click");                          // GTK3
+    EXPECT_EQ(chosen(ActKind::click, {"Click"}), "Click");                          // GTK3 model button
+    EXPECT_EQ(chosen(ActKind::click, {"press", "showContextMenu"}), "press");       // Chromium button
+    EXPECT_EQ(chosen(ActKind::click, {"check", "showContextMenu"}), "check");       // Chromium check box
+    EXPECT_EQ(chosen(ActKind::click, {"uncheck", "showContextMenu"}), "uncheck");   // Chromium, checked
+    EXPECT_EQ(chosen(ActKind::click, {"jump", "showContextMenu"}), "jump");         // Chromium link
+    EXPECT_EQ(chosen(ActKind::click, {"open", "showContextMenu"}), "open");         // Chromium <select>
+    EXPECT_EQ(chosen(ActKind::click, {"clickAncestor", "showContextMenu"}), "clickAncestor");
+    EXPECT_EQ(chosen(ActKind::click, {"click ancestor"}), "click ancestor");        // Gecko
+    EXPECT_EQ(chosen(ActKind::click, {"Press", "SetFocus"}), "Press");              // Qt button
+    EXPECT_EQ(chosen(ActKind::click, {"SetFocus", "Toggle"}), "Toggle");            // Qt check box
+    EXPECT_EQ(chosen(ActKind::click, {"expand", "showContextMenu"}), "expand");     // Chromium <summary>
+}
+
+TEST(ActActions, GtkClickWinsOverItsPress)
+{
+    // A GTK3 button's "press" alone would leave it pressed: the table's order decides, not the element's.
+    EXPECT_EQ(chosen(ActKind::click, {"press", "release", "click"}), "click");
+}
+
+TEST(ActActions, ClickFallsBackToTheDefaultActionUnlessItIsNoClick)
+{
+    EXPECT_EQ(chosen(ActKind::click, {"cycle", "showContextMenu"}), "cycle"); // an unknown verb, first
+    EXPECT_EQ(chosen(ActKind::click, {"SetFocus"}), "-");
+    EXPECT_EQ(chosen(ActKind::click, {"Increase", "Decrease", "SetFocus"}), "-"); // Qt spin box
+    EXPECT_EQ(chosen(ActKind::click, {"showContextMenu"}), "-");
+    EXPECT_EQ(chosen(ActKind::click, {"ShowMenu", "SetFocus"}), "-");
+    EXPECT_EQ(chosen(ActKind::click, {}), "-");
+    EXPECT_EQ(chosen(ActKind::click, {""}), "-"); // an unnamed action is never guessed
+}
+
+TEST(ActActions, RightClickTakesAContextMenuActionOnly)
+{
+    EXPECT_EQ(chosen(ActKind::right_click, {"press", "showContextMenu"}), "showContextMenu");
+    EXPECT_EQ(chosen(ActKind::right_click, {"Press", "ShowMenu"}), "ShowMenu");
+    EXPECT_EQ(chosen(ActKind::right_click, {"menu"}), "menu");
+    EXPECT_EQ(chosen(ActKind::right_click, {"press"}), "-");
+}
+
+TEST(ActActions, DoubleClickActivatesElseClicksTwice)
+{
+    EXPECT_EQ(chosen(ActKind::double_click, {"activate", "edit"}), "activate");
+    EXPECT_EQ(chosen(ActKind::double_click, {"double-click"}), "double-click");
+    EXPECT_EQ(chosen(ActKind::double_click, {"click"}), "click x2");
+    EXPECT_EQ(chosen(ActKind::double_click, {"press", "showContextMenu"}), "press x2");
+    EXPECT_EQ(chosen(ActKind::double_click, {"SetFocus"}), "-");
+}
+
+TEST(ActActions, TheTableHasOneRowPerActInOrder)
+{
+    const auto& table = nd_core::act_action_table();
+    ASSERT_EQ(table.size(), 3u);
+    EXPECT_EQ(table[0].kind, ActKind::click);
+    EXPECT_EQ(table[1].kind, ActKind::double_click);
+    EXPECT_EQ(table[2].kind, ActKind::right_click);
+    // Every name is stored normalized, or it could never match.
+    for (const auto& row : table)
+        for (auto n : row.names)
+            EXPECT_EQ(nd_core::normalize_action_name(n), n) << row.name;
+}
+
+TEST(ActActions, DescribeNamesWhatAnElementHas)
+{
+    EXPECT_EQ(nd_core::describe_actions({}), "none");
+    EXPECT_EQ(nd_core::describe_actions({"Press", "SetFocus"}), "[\"Press\", \"SetFocus\"]");
+}
+
+} // namespace
