@@ -19,6 +19,8 @@ namespace nd_core {
 
 inline constexpr std::int32_t HANDBACK_POINTER_SLOP_PX = 8;
 inline constexpr std::chrono::milliseconds GLIDE_STEP{10};
+// Between the clicks of a double or triple click, well inside every toolkit's double-click time.
+inline constexpr std::chrono::milliseconds MULTI_CLICK_GAP{60};
 
 class GuardedInput {
 public:

@@ -110,6 +110,9 @@ nd_core::Result<void> DeskInput::click(Point at, MouseButton button, std::int32_
     TRY_VOID(refuse_at(at, "the point"));
     TRY_VOID(move(at));
     for (std::int32_t i = 0; i < count; ++i) {
+        // Apart as a hand's clicks are (core/guarded_input.h, MULTI_CLICK_GAP).
+        if (i > 0 && !pause(nd_core::MULTI_CLICK_GAP))
+            return check();
         TRY_VOID(check());
         auto lock = m_desk.lock_backend();
         m_held_buttons.push_back(button);
