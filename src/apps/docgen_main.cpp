@@ -1,4 +1,5 @@
-// nish-docgen: prints or writes the generated docs (docs/errors.md, docs/tools.md, docs/desk-verbs.md).
+// nish-docgen: prints or writes the generated docs (docs/errors.md, docs/tools.md, docs/act-actions.md,
+// docs/desk-verbs.md).
 
 #include "desk/desk_docs.h"
 #include "driver/docs_gen.h"
@@ -13,6 +14,7 @@ int main(int argc, char** argv)
         const std::string dir = argv[2];
         std::ofstream(dir + "/errors.md") << nd_driver::errors_markdown();
         std::ofstream(dir + "/tools.md") << nd_driver::tools_markdown();
+        std::ofstream(dir + "/act-actions.md") << nd_driver::act_actions_markdown();
         std::ofstream(dir + "/desk-verbs.md") << nd_desk::desk_verbs_markdown();
         return 0;
     }

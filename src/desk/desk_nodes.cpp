@@ -1,5 +1,6 @@
 #include "desk/desk_nodes.h"
 
+#include "core/act_actions.h"
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
@@ -70,11 +71,15 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
         unnamed = unnamed || a.empty();
     if (unnamed || actions.empty())
         actions = TRY(actuator->action_names(ref.window(), e));
-    if (actions.empty() || actions.front().empty())
-        return make_error(ErrorCode::action_failed,
-            "the node (" + e.role + ") has no action of its own: click it instead (desk_act with action click)");
-    TRY_VOID(actuator->do_action(ref.window(), e, actions.front()));
-    return actions.front();
+    // The driver's click chooses the same way (core/act_actions.h): a toolkit's click, press or
+    // toggle, else the first action unless that one opens a menu or moves the focus.
+    auto choice = nd_core::choose_action(nd_core::ActKind::click, actions);
+    if (!choice)
+        return make_error(ErrorCode::action_failed, "the node (" + e.role + ") has no click action of its own (its actions: " +
+                                                        nd_core::describe_actions(actions) +
+                                                        "): click it instead (desk_act with action click)");
+    TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
+    return choice->action;
 }
 
 nd_core::Result<void> click_point(Desk& desk, const CallScope& scope, nd_core::Point p)

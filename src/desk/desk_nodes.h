@@ -26,7 +26,8 @@ struct HitTest {
 // and the deepest showing node there is the node or inside it.
 nd_core::Result<HitTest> hit_test(Desk&, const nd_core::ElementRef&);
 
-// Runs the node's first action (its default); action_failed when it has none.
+// Runs the node's click action as the driver's click chooses it (core/act_actions.h): its default
+// action unless that opens a menu or moves the focus; action_failed naming its actions when none fits.
 nd_core::Result<std::string> run_default_action(Desk&, const nd_core::ElementRef&);
 
 // Clicks a screen point with the left button, through a DeskInput of its own.

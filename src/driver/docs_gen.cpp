@@ -1,5 +1,6 @@
 #include "driver/docs_gen.h"
 
+#include "core/act_actions.h"
 #include "core/errors.h"
 #include "core/version.h"
 #include "driver/arg_schema.h"
@@ -79,6 +80,38 @@ std::string tools_markdown()
                 + cell(a.description) + " |\n";
         }
     }
+    return out;
+}
+
+std::string act_actions_markdown()
+{
+    std::string out = "# Which action an act runs\n\n"
+                      "Generated from `src/core/act_actions.cpp` by `nish-docgen`; do not edit by hand.\n\n"
+                      "A headless act runs one of the element's own actions, chosen by name: the first name of its "
+                      "row that the element has, in the row's order. Names compare without case and with `-`, `_` "
+                      "and ` ` alike (`click-ancestor` = `Click Ancestor`). Chromium and Gecko name an element's "
+                      "default action by its verb, GTK3 says `click`, Qt `Press` and `Toggle`.\n\n"
+                      "| act | used by | names, in order | else |\n|---|---|---|---|\n";
+    for (const auto& row : nd_core::act_action_table()) {
+        std::string names;
+        for (auto n : row.names)
+            names += (names.empty() ? "`" : ", `") + std::string(n) + "`";
+        std::string otherwise = "fails with `action_failed` naming the element's actions";
+        if (row.default_fallback)
+            otherwise = "the element's first (default) action, unless that one is no click (below)";
+        else if (row.click_repeat > 0)
+            otherwise = "the click's choice, " + std::to_string(row.click_repeat) + " times";
+        out += "| `" + std::string(row.name) + "` | " + cell(row.used_by) + " | " + names + " | " + otherwise + " |\n";
+    }
+    out += "\nNever a click, even as the first action: ";
+    std::string never;
+    for (auto n : {"showContextMenu", "ShowMenu", "menu", "popup", "SetFocus", "Increase", "Decrease", "Scroll Up",
+             "Next Page"})
+        if (nd_core::not_click_action(n))
+            never += (never.empty() ? "`" : ", `") + std::string(n) + "`";
+    out += never + " (`not_click_action`). The click tool then selects a selectable tab or row "
+                   "(`Selection.SelectChild`); otherwise the act fails with `action_failed`, naming the actions the "
+                   "element has, and recommends a foreground act in a takeover.\n";
     return out;
 }
 

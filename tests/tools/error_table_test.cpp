@@ -80,6 +80,8 @@ TEST(GeneratedDocs, MatchTheCommittedCopies)
         << "docs/errors.md is stale: run build/bin/nish-docgen --write docs";
     EXPECT_EQ(read_file(docs + "tools.md"), nd_driver::tools_markdown())
         << "docs/tools.md is stale: run build/bin/nish-docgen --write docs";
+    EXPECT_EQ(read_file(docs + "act-actions.md"), nd_driver::act_actions_markdown())
+        << "docs/act-actions.md is stale: run build/bin/nish-docgen --write docs";
 }
 
 } // namespace

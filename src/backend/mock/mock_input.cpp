@@ -1,6 +1,7 @@
 #include "backend/mock/mock_input.h"
 
 #include "backend/mock/effects.h"
+#include "core/act_actions.h"
 #include "core/utf8.h"
 
 #include <algorithm>
@@ -70,11 +71,12 @@ void click_at(DesktopState& state, nd_core::Point p)
         return;
     }
     for (Node* n = node; n; n = n->parent) {
-        if (n->has_action("click")) {
+        // The element's click as the act table names it for its toolkit ("click", "press", "Toggle").
+        if (auto click = nd_core::choose_action(nd_core::ActKind::click, n->actions)) {
             // A click on a disabled element does nothing; an effect that fails leaves the app as it
             // is, and the engine sees the outcome when it reads the window again.
             if (n->states & nd_core::STATE_ENABLED)
-                (void)apply_action_effects(window, *n, "click");
+                (void)apply_action_effects(window, *n, click->action);
             return;
         }
     }

@@ -11,7 +11,7 @@ ToolDef click()
         .description = "Clicks an element by token. Headless (default): runs the element's own click, press or "
                        "activate action, or selects a tab or row. delivery_mode foreground: a real left click at its "
                        "centre, in a takeover session only.",
-        .actions = {"click", "press", "activate", "jump", "toggle", "open"},
+        .act = nd_core::ActKind::click,
         .select_fallback = true,
     });
 }

@@ -10,9 +10,7 @@ ToolDef double_click()
         .title = "Double-click an element",
         .description = "Double-clicks an element by token. Headless (default): its activate action, else its click "
                        "action twice. delivery_mode foreground: a real double click, in a takeover session only.",
-        .actions = {"activate", "doubleclick", "double_click"},
-        .repeat_fallback = 2,
-        .fallback_actions = {"click", "press"},
+        .act = nd_core::ActKind::double_click,
         .count = 2,
     });
 }

@@ -14,15 +14,6 @@ namespace {
 using nd_core::ErrorCode;
 using nd_core::make_error;
 
-std::optional<std::string> first_action(const std::vector<std::string>& actions, const std::vector<std::string_view>& wanted)
-{
-    for (auto w : wanted)
-        for (const auto& a : actions)
-            if (nd_core::to_lower_ascii(a) == w)
-                return a;
-    return std::nullopt;
-}
-
 nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const nd_core::ElementRef& ref)
 {
     const auto& e = ref.element();
@@ -35,17 +26,16 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     // A bulk read may leave names empty (Chromium): ask the element itself then.
     if (std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); }))
         actions = TRY(actuator->action_names(ref.window(), e));
-    if (auto action = first_action(actions, kind.actions))
-        return actuator->do_action(ref.window(), e, *action);
-    if (auto action = first_action(actions, kind.fallback_actions)) {
-        for (std::int32_t i = 0; i < kind.repeat_fallback; ++i)
-            TRY_VOID(actuator->do_action(ref.window(), e, *action));
+    if (auto choice = nd_core::choose_action(kind.act, actions)) {
+        for (std::int32_t i = 0; i < choice->repeat; ++i)
+            TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
         return nd_core::Ok{};
     }
     if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE))
         return actuator->select(ref.window(), e);
     nd_core::Error err(ErrorCode::action_failed,
-        "element " + std::to_string(ref.index) + " has no action for " + std::string(kind.name));
+        "element " + std::to_string(ref.index) + " (" + e.role + ") has no action for " + std::string(kind.name) +
+            "; its actions: " + nd_core::describe_actions(actions));
     err.escalation_reason = "a foreground " + std::string(kind.name) + " in a takeover session may work";
     return err;
 }

@@ -1,8 +1,9 @@
 #pragma once
 
-// click, double_click and right_click differ only in which element action they prefer headless and
-// which button and count they send in a takeover; this builds all three.
+// click, double_click and right_click differ only in which element action they run headless (their
+// row of core/act_actions.h) and which button and count they send in a takeover; this builds all three.
 
+#include "core/act_actions.h"
 #include "driver/tool.h"
 
 namespace nd_driver::tools {
@@ -11,10 +12,8 @@ struct PointerActKind {
     std::string_view name;
     std::string_view title;
     std::string_view description;
-    std::vector<std::string_view> actions; // the element's own actions, in order of preference
-    bool select_fallback = false;          // select a tab or row when no action fits
-    std::int32_t repeat_fallback = 0;      // run the first available of `fallback_actions` this often
-    std::vector<std::string_view> fallback_actions;
+    nd_core::ActKind act = nd_core::ActKind::click; // which of the element's own actions runs headless
+    bool select_fallback = false;                     // select a tab or row when no action fits
     nd_core::MouseButton button = nd_core::MouseButton::left;
     std::int32_t count = 1;
 };

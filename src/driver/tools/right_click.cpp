@@ -10,7 +10,7 @@ ToolDef right_click()
         .title = "Right-click an element",
         .description = "Opens an element's context menu. Headless (default): its showmenu or menu action. "
                        "delivery_mode foreground: a real right click, in a takeover session only.",
-        .actions = {"showmenu", "menu", "popup", "context_menu", "contextmenu", "showcontextmenu"},
+        .act = nd_core::ActKind::right_click,
         .button = nd_core::MouseButton::right,
     });
 }

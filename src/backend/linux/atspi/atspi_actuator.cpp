@@ -2,6 +2,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "core/act_actions.h"
 #include "core/policy.h"
 
 #include <charconv>
@@ -165,17 +166,18 @@ nd_core::Result<void> AtspiActuator::do_action(const nd_core::WindowInfo& window
     Deadline deadline = deadline_in(m_timeout);
     ObjectRef ref = TRY(resolve(window, element, deadline));
     auto names = TRY(live_action_names(ref, deadline));
-    // The exact name first; toolkits differ in case ("click", GTK3 model buttons "Click").
+    // The exact name first; toolkits differ in case ("click", GTK3 model buttons "Click") and in
+    // separators ("click-ancestor", "click ancestor"): then as the act table compares them.
     std::int32_t index = -1;
     for (std::size_t i = 0; i < names.size() && index < 0; ++i)
         if (names[i] == action)
             index = static_cast<std::int32_t>(i);
     for (std::size_t i = 0; i < names.size() && index < 0; ++i)
-        if (nd_core::to_lower_ascii(names[i]) == nd_core::to_lower_ascii(action))
+        if (nd_core::same_action_name(names[i], action))
             index = static_cast<std::int32_t>(i);
     if (index < 0)
-        return make_error(ErrorCode::action_failed, "the element has no action of that name (it has " +
-                                                        std::to_string(names.size()) + ")");
+        return make_error(ErrorCode::action_failed, "the element has no action \"" + std::string(action.substr(0, 64)) +
+                                                        "\" (its actions: " + nd_core::describe_actions(names) + ")");
     return expect_true({ref.bus, ref.path, IFACE_ACTION, "DoAction"},
                        [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
 }
