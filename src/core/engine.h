@@ -108,9 +108,11 @@ public:
     // Reads (engine_read.cpp). Frames are deferred: a read carries the root's and secure fields'
     // frames only, and with_frames() adds those of the rows a caller shows or points at.
     Result<SnapshotPtr> read_window(Session&, const WindowInfo&);
-    // The snapshot with frames for these rows: the same snapshot when it has them already, else a
-    // copy with them read in one batch (same id, same tokens; the store keeps the frameless read).
-    Result<SnapshotPtr> with_frames(const SnapshotPtr&, const std::vector<std::int32_t>& rows);
+    // The snapshot with frames for these rows, and with `action_names` the names of their actions
+    // that the read left empty (a full view shows them): the same snapshot when it has them
+    // already, else a copy with them read in one batch (same id, same tokens; the store keeps the
+    // frameless read).
+    Result<SnapshotPtr> with_frames(const SnapshotPtr&, const std::vector<std::int32_t>& rows, bool action_names = false);
     // Resolves <snapshot_id>:<N> against a fresh read of its window (docs/tokens.md).
     Result<ElementRef> resolve_token(Session&, std::string_view token);
     // Reads again until the window changed from `before` and two reads in a row agree, or, when

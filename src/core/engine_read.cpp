@@ -3,6 +3,7 @@
 #include "core/png.h"
 #include "core/secure_blackout.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace nd_core {
@@ -36,19 +37,25 @@ Result<SnapshotPtr> Engine::read_window(Session& s, const WindowInfo& window)
     return read_into(m_backend, s.snapshots, window, m_options.read_deadline, now_ms());
 }
 
-Result<SnapshotPtr> Engine::with_frames(const SnapshotPtr& snap, const std::vector<std::int32_t>& rows)
+Result<SnapshotPtr> Engine::with_frames(const SnapshotPtr& snap, const std::vector<std::int32_t>& rows, bool action_names)
 {
-    if (!snap || !snap->frames_deferred)
+    if (!snap)
         return snap;
+    // A row lacks its frame (deferred) or an action's name (left empty by the bulk read).
+    auto lacking = [&snap, action_names](const Element& e) {
+        return (snap->frames_deferred && !e.has_frame) ||
+               (action_names &&
+                   std::any_of(e.actions.begin(), e.actions.end(), [](const std::string& a) { return a.empty(); }));
+    };
     std::vector<std::int32_t> missing;
     for (auto row : rows)
-        if (row >= 0 && row < snap->size() && !snap->elements[static_cast<std::size_t>(row)].has_frame)
+        if (row >= 0 && row < snap->size() && lacking(snap->elements[static_cast<std::size_t>(row)]))
             missing.push_back(row);
     auto* trees = m_backend.trees();
     if (missing.empty() || !trees)
         return snap;
     auto framed = std::make_shared<Snapshot>(*snap);
-    TRY_VOID(trees->read_frames(framed->window, framed->elements, missing, m_options.read_deadline));
+    TRY_VOID(trees->read_frames(framed->window, framed->elements, missing, m_options.read_deadline, action_names));
     return SnapshotPtr(std::move(framed));
 }
 

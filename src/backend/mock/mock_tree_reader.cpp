@@ -121,7 +121,7 @@ nd_core::Result<nd_core::RawTree> MockTreeReader::read_window(const nd_core::Win
 
 nd_core::Result<void> MockTreeReader::read_frames(const nd_core::WindowInfo& info, std::vector<nd_core::Element>& elements,
                                                   const std::vector<std::int32_t>& indices,
-                                                  std::chrono::milliseconds deadline)
+                                                  std::chrono::milliseconds deadline, bool /*action_names: the mock's are named*/)
 {
     std::lock_guard lock(m_state.mutex);
     MockWindow* window = TRY(live_window(m_state, info));

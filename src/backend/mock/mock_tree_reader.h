@@ -14,7 +14,8 @@ public:
     explicit MockTreeReader(DesktopState& state) : m_state(state) {}
     nd_core::Result<nd_core::RawTree> read_window(const nd_core::WindowInfo&, const nd_core::ReadLimits&) override;
     nd_core::Result<void> read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>&,
-                                      const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline) override;
+                                      const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline,
+                                      bool action_names = false) override;
     // How many read_frames() batches ran (tests check that views read frames once, and only theirs).
     int frame_reads() const { return m_frame_reads; }
 

@@ -40,9 +40,12 @@ public:
     // Fills the frames of elements[i], i in `indices`, that have none, in one batch under one
     // deadline: `elements` as a deferred read_window() returned them (keys intact). An element that
     // is gone or has no place on screen keeps has_frame false; only the read's own failure (a hung
-    // app) is an error. Readers that always fill frames keep this default.
+    // app) is an error. With `action_names` it also names, in the same batch, the actions a bulk read
+    // left unnamed (Chromium names them only one by one, at one call each), for views that show
+    // them; a name that cannot be read stays "". Readers that always fill both keep this default.
     virtual Result<void> read_frames(const WindowInfo&, std::vector<Element>& /*elements*/,
-                                     const std::vector<std::int32_t>& /*indices*/, std::chrono::milliseconds /*deadline*/)
+                                     const std::vector<std::int32_t>& /*indices*/, std::chrono::milliseconds /*deadline*/,
+                                     bool /*action_names*/ = false)
     {
         return {};
     }

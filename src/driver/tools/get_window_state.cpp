@@ -45,12 +45,13 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
     req.max_depth = static_cast<std::int32_t>(args.integer("max_depth").value_or(
         skeleton ? nd_core::SKELETON_DEFAULT_MAX_DEPTH : nd_core::FULL_DEFAULT_MAX_DEPTH));
     auto view = nd_core::project(*t.snapshot, req);
-    // Frames are read for the rows this view returns only.
+    // Frames are read for the rows this view returns only, and action names for those of a full
+    // view (a skeleton shows none).
     std::vector<std::int32_t> rows;
     rows.reserve(view.rows.size());
     for (const auto& row : view.rows)
         rows.push_back(row.index);
-    const auto framed = TRY(env.engine.with_frames(t.snapshot, rows));
+    const auto framed = TRY(env.engine.with_frames(t.snapshot, rows, !skeleton));
     const auto& snap = *framed;
 
     ToolOutput out;

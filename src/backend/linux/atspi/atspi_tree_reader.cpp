@@ -53,20 +53,45 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     return tree;
 }
 
+namespace {
+
+// GetActions carries the localized names, which Chromium leaves empty; Action.GetName(i) has the
+// real one ("press", "check", "jump"). Asked only for the rows a full view returns: a read of every
+// element would pay one call per action (about 20 µs pipelined; a Chromium page has two a node).
+void name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
+{
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        if (!e.actions[i].empty())
+            continue;
+        const auto at = static_cast<std::int32_t>(i);
+        batch.add({ref.bus, ref.path, IFACE_ACTION, "GetName"},
+                  [at](sd_bus_message* m) { return sd_bus_message_append(m, "i", at); },
+                  [&e, i](const Reply& r) {
+                      std::string name;
+                      if (r.ok() && read_string(r.message, name) >= 0 && i < e.actions.size())
+                          e.actions[i] = cut_utf8(name, 256);
+                  });
+    }
+}
+
+} // namespace
+
 nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>& elements,
                                                    const std::vector<std::int32_t>& indices,
-                                                   std::chrono::milliseconds deadline)
+                                                   std::chrono::milliseconds deadline, bool action_names)
 {
     AtspiBatch batch(m_bus, deadline_in(deadline));
     for (auto index : indices) {
         if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
             continue;
         auto& e = elements[static_cast<std::size_t>(index)];
-        // Objects that are not showing report no real place (the walk's rule too).
-        if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
-            continue;
         auto ref = parse_key(e.key);
         if (!ref)
+            continue;
+        if (action_names)
+            name_actions(batch, *ref, e);
+        // Objects that are not showing report no real place (the walk's rule too).
+        if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
             continue;
         batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
                   [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },

@@ -29,9 +29,11 @@ public:
     // under `limits` and `deadline` (limits.deadline is not used again).
     nd_core::Result<LocatedWindow> locate(const nd_core::WindowInfo&, Deadline);
     nd_core::Result<nd_core::RawTree> read_located(const LocatedWindow&, const nd_core::ReadLimits&, Deadline);
-    // GetExtents of the showing ones among the rows, pipelined in one batch.
+    // GetExtents of the showing ones among the rows, and with `action_names` Action.GetName of the
+    // actions the read left unnamed, pipelined in one batch.
     nd_core::Result<void> read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>&,
-                                      const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline) override;
+                                      const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline,
+                                      bool action_names = false) override;
 
     // What the last successful read cost (for benchmarks and doctor).
     struct LastRead {
