@@ -8,8 +8,8 @@ ToolDef click()
     return pointer_act_tool({
         .name = "click",
         .title = "Click an element",
-        .description = "Clicks an element by token. Headless (default): runs the element's own click, press or "
-                       "activate action, or selects a tab or row. delivery_mode foreground: a real left click at its "
+        .description = "Clicks an element by token. Headless (default): runs the element's own click action (click, "
+                       "press, check, jump, Toggle, ... as its toolkit names it), or selects a tab or row. delivery_mode foreground: a real left click at its "
                        "centre, in a takeover session only.",
         .act = nd_core::ActKind::click,
         .select_fallback = true,

@@ -8,7 +8,8 @@ ToolDef right_click()
     return pointer_act_tool({
         .name = "right_click",
         .title = "Right-click an element",
-        .description = "Opens an element's context menu. Headless (default): its showmenu or menu action. "
+        .description = "Opens an element's context menu. Headless (default): its context-menu action (showContextMenu, "
+                       "ShowMenu, menu). "
                        "delivery_mode foreground: a real right click, in a takeover session only.",
         .act = nd_core::ActKind::right_click,
         .button = nd_core::MouseButton::right,
