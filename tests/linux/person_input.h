@@ -10,6 +10,7 @@
 
 #include "linux/x11_test_support.h"
 
+#include "backend/linux/x11/x11_devices.h"
 #include "backend/linux/x11/x11_display.h"
 
 #include <xcb/xinput.h>
@@ -33,18 +34,16 @@ inline constexpr const char* PERSON_POINTER_NAME = "person XTEST pointer";
 inline PersonDevices find_person(nd_linux::X11Display& display)
 {
     PersonDevices out;
-    auto reply = display.wait<xcb_input_xi_query_device_reply_t>(
-        xcb_input_xi_query_device(display.connection(), XCB_INPUT_DEVICE_ALL), nd_linux::deadline_after(std::chrono::seconds(2)));
-    if (!reply.ok() || !reply.value())
+    auto devices = nd_linux::list_input_devices(display, nd_linux::deadline_after(std::chrono::seconds(2)));
+    if (!devices)
         return out;
-    for (auto it = xcb_input_xi_query_device_infos_iterator(reply.value().value.get()); it.rem; xcb_input_xi_device_info_next(&it)) {
-        std::string name(xcb_input_xi_device_info_name(it.data), static_cast<std::size_t>(xcb_input_xi_device_info_name_length(it.data)));
-        if (name == "person XTEST keyboard")
-            out.keyboard = it.data->deviceid;
-        if (name == "person XTEST pointer")
-            out.pointer = it.data->deviceid;
-        if (name == "person pointer")
-            out.master_pointer = it.data->deviceid;
+    for (const auto& d : *devices) {
+        if (d.name == "person XTEST keyboard")
+            out.keyboard = d.id;
+        if (d.name == PERSON_POINTER_NAME)
+            out.pointer = d.id;
+        if (d.name == "person pointer")
+            out.master_pointer = d.id;
     }
     return out;
 }
@@ -75,13 +74,11 @@ inline void person_press(nd_linux::X11Display& display, std::uint16_t device, bo
 // The id of the device named `name`; 0 when there is none.
 inline std::uint16_t device_id(nd_linux::X11Display& display, std::string_view name)
 {
-    auto reply = display.wait<xcb_input_xi_query_device_reply_t>(
-        xcb_input_xi_query_device(display.connection(), XCB_INPUT_DEVICE_ALL), nd_linux::deadline_after(std::chrono::seconds(2)));
-    if (!reply.ok() || !reply.value())
-        return 0;
-    for (auto it = xcb_input_xi_query_device_infos_iterator(reply.value().value.get()); it.rem; xcb_input_xi_device_info_next(&it))
-        if (std::string_view(xcb_input_xi_device_info_name(it.data), static_cast<std::size_t>(xcb_input_xi_device_info_name_length(it.data))) == name)
-            return it.data->deviceid;
+    auto devices = nd_linux::list_input_devices(display, nd_linux::deadline_after(std::chrono::seconds(2)));
+    if (devices)
+        for (const auto& d : *devices)
+            if (d.name == name)
+                return d.id;
     return 0;
 }
 
