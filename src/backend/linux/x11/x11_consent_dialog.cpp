@@ -171,15 +171,14 @@ nd_core::Result<ConsentGrant> X11ConsentDialog::ask(const nd_core::ConsentReques
                 answer.view.refused = true; // the person sees why nothing happened
                 std::lock_guard lock(m_refusal_mutex);
                 m_last_refusal = verdict.why;
-            } else if (pressed == ConsentControl::allow) {
+            } else {
                 answer.view.refused = false;
-                answer.allowed = true;
-            } else if (pressed == ConsentControl::takeover) {
-                answer.view.refused = false;
-                answer.view.takeover_ticked = !answer.view.takeover_ticked;
-            } else if (pressed == ConsentControl::clipboard) {
-                answer.view.refused = false;
-                answer.view.clipboard_ticked = !answer.view.clipboard_ticked;
+                if (pressed == ConsentControl::allow)
+                    answer.allowed = true;
+                else if (pressed == ConsentControl::takeover)
+                    answer.view.takeover_ticked = !answer.view.takeover_ticked;
+                else if (pressed == ConsentControl::clipboard)
+                    answer.view.clipboard_ticked = !answer.view.clipboard_ticked;
             }
         }
         repaint();
