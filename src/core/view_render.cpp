@@ -59,6 +59,8 @@ void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& r
     w.field("role", e.role);
     if (v.kind == ViewKind::skeleton) {
         w.field("label", cut_text(e.name, LABEL_MAX_CHARS));
+        if (row.fold_count > 0)
+            w.key("alike").begin_object().field("count", row.fold_count).field("last_index", row.fold_last).end_object();
     } else {
         w.field("name", cut_text(e.name, NAME_MAX_CHARS));
         if (e.secure())
@@ -137,6 +139,14 @@ std::string view_text(const Snapshot& s, const View& v)
             append_int(out, e.child_count);
             out.append(" descendants=");
             append_int(out, e.descendant_count);
+            if (row.fold_count > 0) {
+                // One line for a run of alike siblings: how many, and where the run ends.
+                out.append(" alike=");
+                append_int(out, row.fold_count);
+                out.append(" to [");
+                append_int(out, row.fold_last);
+                out.push_back(']');
+            }
         } else {
             append_quoted(out, cut_text(e.name, NAME_MAX_CHARS));
             if (!e.secure() && !e.value.empty()) {

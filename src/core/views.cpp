@@ -54,52 +54,6 @@ View project_full(const Snapshot& s, const ViewRequest& req)
     return v;
 }
 
-View project_skeleton(const Snapshot& s, const ViewRequest& req)
-{
-    View v{ViewKind::skeleton, req.root, {}, false};
-    const auto& root = s.elements[req.root];
-    const std::int32_t end = req.root + root.descendant_count + 1;
-    const auto count = static_cast<std::size_t>(end - req.root);
-    // For each element: its nearest skeleton ancestor-or-self and that row's skeleton depth.
-    std::vector<std::int32_t> anchor(count, -1);
-    std::vector<std::int32_t> anchor_depth(count, -1);
-    for (std::int32_t i = req.root; i < end;) {
-        const auto& e = s.elements[i];
-        const auto local = static_cast<std::size_t>(i - req.root);
-        std::int32_t parent_anchor = -1;
-        std::int32_t parent_depth = -1;
-        if (i != req.root) {
-            const auto pl = static_cast<std::size_t>(e.parent - req.root);
-            parent_anchor = anchor[pl];
-            parent_depth = anchor_depth[pl];
-        }
-        // The root is a row even when it is no container, but never when it is a secure field.
-        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e);
-        if (!row) {
-            anchor[local] = parent_anchor;
-            anchor_depth[local] = parent_depth;
-            ++i;
-            continue;
-        }
-        const std::int32_t depth = parent_depth + 1;
-        if (depth > req.max_depth) {
-            // Everything below is deeper still.
-            v.truncated = true;
-            i += e.descendant_count + 1;
-            continue;
-        }
-        if (static_cast<std::int32_t>(v.rows.size()) >= req.max_elements) {
-            v.truncated = true;
-            break;
-        }
-        anchor[local] = i;
-        anchor_depth[local] = depth;
-        v.rows.push_back({i, parent_anchor, depth});
-        ++i;
-    }
-    return v;
-}
-
 } // namespace
 
 bool is_landmark_role(std::string_view role) { return contains(LANDMARK_ROLES, role); }

@@ -34,6 +34,10 @@ struct ViewRow {
     std::int32_t index = 0;         // element_index in the snapshot
     std::int32_t parent_index = -1; // nearest ancestor that is also a row; -1 for the view's root
     std::int32_t depth = 0;         // depth in the view (skeleton levels for a skeleton)
+    // A skeleton row that stands for a run of alike siblings: how many (0 when it stands for itself)
+    // and the element_index of the run's last one. The row is the run's first element.
+    std::int32_t fold_count = 0;
+    std::int32_t fold_last = -1;
 };
 
 struct View {
@@ -44,9 +48,11 @@ struct View {
 };
 
 View project(const Snapshot&, const ViewRequest&);
+View project_skeleton(const Snapshot&, const ViewRequest&); // views_skeleton.cpp
 
 // The skeleton's row rule (§3): the window, landmark roles with children, and named generic
-// containers with children. Secure fields never qualify.
+// containers with children. Secure fields never qualify. Which of them a skeleton shows first, and
+// how runs of alike siblings fold, is docs/tokens.md's "Skeleton" (views_skeleton.cpp).
 bool is_landmark_role(std::string_view role);
 bool is_generic_container_role(std::string_view role);
 bool qualifies_for_skeleton(const Element&);

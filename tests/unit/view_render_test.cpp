@@ -285,3 +285,22 @@ TEST(RowsJson, InvalidUtf8InAppTextStillGivesValidJson)
     EXPECT_TRUE(nd_test::valid_utf8(out));
     EXPECT_TRUE(nlohmann::json::accept(out));
 }
+
+TEST(RowsJson, AFoldedRunSaysHowManyAndWhereItEnds)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Chat");
+    for (int i = 0; i < 4; ++i) {
+        const auto g = t.add(0, "panel", "Reactions");
+        t.add(g, "toggle_button", "+1");
+    }
+    const auto s = t.snapshot("s3");
+    const auto v = project(s, skeleton_request());
+    const auto rows = rows_json(s, v);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_FALSE(rows[0].contains("alike"));
+    EXPECT_EQ(rows[1]["element_token"], "s3:1");
+    EXPECT_EQ(rows[1]["alike"], (nlohmann::json{{"count", 4}, {"last_index", 7}}));
+    EXPECT_EQ(view_text(s, v), "[0] frame \"Chat\" children=4 descendants=8\n"
+                               "  [1] panel \"Reactions\" children=1 descendants=1 alike=4 to [7]\n");
+}

@@ -383,3 +383,111 @@ TEST(CutText, CountsCharactersAndNeverSplitsOne)
     }
     EXPECT_EQ(cut_text(mixed, 3), "a\xC3\xA9\xE2\x80\xA6");
 }
+
+// ---- The skeleton on dense pages: landmarks first, runs of alike siblings folded ----------------
+
+namespace {
+
+//  0 frame "Chat"
+//    1 landmark "Channels"          landmark
+//      2..9  section "N unread"     eight alike sections (digits masked), each with a label
+//    a list "Messages"              landmark
+//      section "Reactions" x30      thirty alike named groups, each with two toggle buttons
+//    form "Composer"                landmark, after all the repeated content in preorder
+//      push_button "Send"
+//    landmark "Members"             landmark
+//      label "Ada"
+nd_core::Snapshot chat_page()
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Chat");
+    const auto channels = t.add(0, "landmark", "Channels");
+    for (int i = 0; i < 8; ++i) {
+        const auto s = t.add(channels, "section", std::to_string(i + 2) + " unread");
+        t.add(s, "label", "channel " + std::to_string(i));
+    }
+    const auto messages = t.add(0, "list", "Messages");
+    for (int i = 0; i < 30; ++i) {
+        const auto item = t.add(messages, "list_item", "message " + std::to_string(i));
+        const auto group = t.add(item, "section", "Reactions");
+        t.add(group, "toggle_button", "+1");
+        t.add(group, "toggle_button", "heart");
+    }
+    const auto composer = t.add(0, "form", "Composer");
+    t.add(composer, "push_button", "Send");
+    const auto members = t.add(0, "landmark", "Members");
+    t.add(members, "label", "Ada");
+    return t.snapshot();
+}
+
+const ViewRow* row_named(const Snapshot& s, const View& v, std::string_view name)
+{
+    for (const auto& r : v.rows)
+        if (s.elements[r.index].name == name)
+            return &r;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(SkeletonDense, RunsOfAlikeSiblingsFoldIntoOneRow)
+{
+    const auto s = chat_page();
+    const auto v = project(s, skeleton());
+    // frame, Channels, its fold, Messages, its fold, Composer, Members.
+    ASSERT_EQ(v.rows.size(), 7u);
+    EXPECT_FALSE(v.truncated);
+    const auto* unread = row_named(s, v, "2 unread");
+    ASSERT_NE(unread, nullptr);
+    EXPECT_EQ(unread->fold_count, 8);
+    EXPECT_EQ(s.elements[unread->fold_last].name, "9 unread");
+    EXPECT_EQ(unread->parent_index, row_named(s, v, "Channels")->index);
+    const auto* reactions = row_named(s, v, "Reactions");
+    ASSERT_NE(reactions, nullptr);
+    EXPECT_EQ(reactions->fold_count, 30);
+    EXPECT_EQ(reactions->depth, 2);
+    // The run's last element is the last Reactions group of the page.
+    std::int32_t last = -1;
+    for (std::int32_t i = 0; i < s.size(); ++i)
+        if (s.elements[i].name == "Reactions")
+            last = i;
+    EXPECT_EQ(reactions->fold_last, last);
+}
+
+TEST(SkeletonDense, LandmarksComeBeforeRepeatedContentWhenRowsRunShort)
+{
+    const auto s = chat_page();
+    // Five rows: the root and the four landmarks, though the folds come first in preorder.
+    const auto v = project(s, skeleton(0, 5));
+    EXPECT_TRUE(v.truncated);
+    std::vector<std::string> names;
+    for (const auto& r : v.rows)
+        names.push_back(s.elements[r.index].name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Chat", "Channels", "Messages", "Composer", "Members"}));
+    for (const auto& r : v.rows)
+        EXPECT_EQ(r.fold_count, 0);
+}
+
+TEST(SkeletonDense, TwoAlikeSiblingsStayTwoRowsAndUnlikeOnesNeverFold)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "W");
+    for (const char* name : {"Inbox", "Outbox"}) {
+        const auto p = t.add(0, "panel", name);
+        t.add(p, "label", "x");
+        t.add(p, "push_button", "y");
+    }
+    for (const char* name : {"A", "B", "C"}) { // alike by shape: same role, same children
+        const auto p = t.add(0, "tool_bar", name);
+        t.add(p, "push_button", "go");
+    }
+    const auto p = t.add(0, "tool_bar", "D"); // another shape ends the run
+    t.add(p, "label", "l");
+    const auto s = t.snapshot();
+    const auto v = project(s, skeleton());
+    std::vector<std::pair<std::string, std::int32_t>> got;
+    for (const auto& r : v.rows)
+        got.emplace_back(s.elements[r.index].name, r.fold_count);
+    EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int32_t>>{
+                       {"W", 0}, {"Inbox", 0}, {"Outbox", 0}, {"A", 3}, {"D", 0}})); // preorder
+}

@@ -96,6 +96,10 @@ nlohmann::json schema()
         {"properties",
             {{"element_index", {{"type", "integer"}}}, {"element_token", {{"type", "string"}}},
                 {"role", {{"type", "string"}}}, {"label", {{"type", "string"}, {"maxLength", 80}}},
+                {"alike",
+                    {{"type", "object"},
+                        {"properties", {{"count", {{"type", "integer"}}}, {"last_index", {{"type", "integer"}}}}},
+                        {"required", {"count", "last_index"}}}},
                 {"name", {{"type", "string"}}}, {"value", {{"type", "string"}}}, {"value_redacted", {{"const", true}}},
                 {"states", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                 {"actions", {{"type", "array"}, {"items", {{"type", "string"}}}}}, {"parent_index", int_or_null},
@@ -139,7 +143,8 @@ ToolDef get_window_state()
         .args = concat(arg::window_target(),
             {
                 {.name = "skeleton", .type = ArgType::boolean,
-                    .description = "Only containers and landmarks (default max_elements 60, at most 200; max_depth 4)."},
+                    .description = "Only containers and landmarks, landmarks first; a run of alike siblings is one row "
+                                   "with alike: {count, last_index} (default max_elements 60, at most 200; max_depth 4)."},
                 {.name = "root", .type = ArgType::string,
                     .description = "A token: read only this element and its descendants, limits counted from it.",
                     .strict = true, .max_length = 64},
