@@ -1,5 +1,7 @@
 #include "core/snapshot_store.h"
 
+#include "core/labels.h"
+
 #include <atomic>
 
 namespace nd_core {
@@ -24,6 +26,7 @@ SnapshotPtr SnapshotStore::commit(const WindowInfo& window, RawTree raw, std::in
     snap->budget_truncated = raw.truncated;
     snap->frames_deferred = raw.frames_deferred;
     snap->structure_hash = finish_tree(snap->elements);
+    humanize_names(snap->elements); // names are no structure: the hash is the same either way
     snap->read_at_ms = now_ms;
 
     auto it = m_latest.find(window.window_id);

@@ -2,9 +2,10 @@
 // preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
 // reaches its composer. So the skeleton is built in four passes:
 //   1. candidates: the rows that qualify (views.cpp), to max_depth skeleton levels;
-//   2. folding: a run of three or more alike siblings (same skeleton parent, same role, and the same
-//      label once digits are masked, or the same shape of children) becomes its first element's row,
-//      which says how many and where the run ends; the rest of the run and what lies below it go;
+//   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
+//      same label once digits are masked, or eight or more with the same child roles) becomes its
+//      first element's row, which says how many and where the run ends; the rest of the run and what
+//      lies below it go;
 //   3. choosing: the root, then landmarks breadth-first, then named containers breadth-first, until
 //      max_elements;
 //   4. linking: the chosen rows in preorder, each under its nearest chosen ancestor.
@@ -20,7 +21,10 @@ namespace nd_core {
 
 namespace {
 
+// Alike by label folds from three in a run; alike by shape alone only from eight, so that a few
+// tabs or panels with their own names (General, Network, Privacy) stay rows of their own.
 inline constexpr std::size_t MIN_FOLD_RUN = 3;
+inline constexpr std::size_t MIN_SHAPE_RUN = 8;
 
 struct Candidate {
     std::int32_t index = 0;
@@ -62,15 +66,35 @@ std::uint64_t shape_of(const Snapshot& s, std::int32_t index)
     return h;
 }
 
-bool alike(const Snapshot& s, std::int32_t a, std::int32_t b)
+bool alike_by_label(const Snapshot& s, std::int32_t a, std::int32_t b)
 {
     const auto& x = s.elements[a];
     const auto& y = s.elements[b];
-    if (x.role != y.role)
-        return false;
-    if (masked_label(x.name) == masked_label(y.name))
-        return true;
-    return x.child_count > 0 && shape_of(s, a) == shape_of(s, b);
+    return x.role == y.role && masked_label(x.name) == masked_label(y.name);
+}
+
+bool alike_by_shape(const Snapshot& s, std::int32_t a, std::int32_t b)
+{
+    const auto& x = s.elements[a];
+    const auto& y = s.elements[b];
+    return x.role == y.role && x.child_count > 0 && shape_of(s, a) == shape_of(s, b);
+}
+
+// The end of the run of siblings alike to kids[start]: by label if that gives a run long enough,
+// else by shape if that does, else start + 1.
+std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, const std::vector<std::int32_t>& kids,
+                    std::size_t start)
+{
+    const auto index = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].index; };
+    std::size_t by_label = start + 1;
+    while (by_label < kids.size() && alike_by_label(s, index(start), index(by_label)))
+        ++by_label;
+    if (by_label - start >= MIN_FOLD_RUN)
+        return by_label;
+    std::size_t by_shape = start + 1;
+    while (by_shape < kids.size() && alike_by_shape(s, index(start), index(by_shape)))
+        ++by_shape;
+    return by_shape - start >= MIN_SHAPE_RUN ? by_shape : start + 1;
 }
 
 std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req, bool& truncated)
@@ -114,12 +138,9 @@ void fold_runs(const Snapshot& s, std::vector<Candidate>& cands)
             children[static_cast<std::size_t>(cands[c].parent)].push_back(static_cast<std::int32_t>(c));
     for (const auto& kids : children) {
         for (std::size_t start = 0; start < kids.size();) {
-            std::size_t stop = start + 1;
+            const std::size_t stop = run_end(s, cands, kids, start);
             const auto first = static_cast<std::size_t>(kids[start]);
-            while (stop < kids.size() &&
-                   alike(s, cands[first].index, cands[static_cast<std::size_t>(kids[stop])].index))
-                ++stop;
-            if (stop - start >= MIN_FOLD_RUN) {
+            if (stop - start > 1) {
                 cands[first].fold_count = static_cast<std::int32_t>(stop - start);
                 cands[first].fold_last = cands[static_cast<std::size_t>(kids[stop - 1])].index;
                 for (std::size_t k = start + 1; k < stop; ++k)

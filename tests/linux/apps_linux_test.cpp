@@ -5,6 +5,8 @@
 
 #include "tool_test_support.h"
 
+#include "core/labels.h"
+
 #include <filesystem>
 #include <regex>
 
@@ -66,6 +68,47 @@ TEST_F(Gtk4, WidgetFactoryReadsWithToolkitRoles)
         EXPECT_EQ(same["element_token"], row["element_token"]);
         EXPECT_EQ(same["role"], row["role"]);
     }
+}
+
+// GTK4 names unlabelled widgets by their class (GtkButton, GtkImage, GtkMenuButton). Every view
+// shows a label a person reads instead (core/labels.h): the raw read has dozens of class names, the
+// driver's read none, and buttons named by class read by their child label.
+TEST_F(Gtk4, ClassNamesGiveWayToLabelsAPersonReads)
+{
+    OwnedApp app({"gtk4-widget-factory"});
+    auto window = wait_for_window(app, "gtk4-widget-factory", 500, APP_START);
+    ASSERT_FALSE(window.is_null());
+    auto all = read_all(window);
+    nd_core::WindowInfo info;
+    auto listed = backend().windows()->list_windows();
+    ASSERT_TRUE(listed);
+    for (const auto& w : *listed)
+        if (w.window_id == window["window_id"].get<std::int64_t>())
+            info = w;
+    auto raw = backend().trees()->read_window(info, {5000, 200, std::chrono::seconds(10)});
+    ASSERT_TRUE(raw) << raw.error().message;
+    ASSERT_EQ(raw->elements.size(), all["elements"].size()) << "the window changed between the two reads";
+
+    int class_named = 0, relabelled = 0;
+    for (std::size_t i = 0; i < raw->elements.size(); ++i) {
+        const auto& row = all["elements"][i];
+        const auto shown = row.value("name", "");
+        EXPECT_FALSE(nd_core::is_class_name(shown)) << row.dump();
+        if (!nd_core::is_class_name(raw->elements[i].name))
+            continue;
+        ++class_named;
+        if (!shown.empty() && row["role"] == "push_button")
+            ++relabelled;
+    }
+    std::printf("gtk4-widget-factory: %d class names read, %d buttons relabelled by their child label\n",
+        class_named, relabelled);
+    EXPECT_GE(class_named, 50);
+    EXPECT_GE(relabelled, 3);
+    // The skeleton shows the same labels.
+    auto skeleton = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(skeleton.is_error) << skeleton.text;
+    for (const auto& row : skeleton.s["elements"])
+        EXPECT_FALSE(nd_core::is_class_name(row.value("label", ""))) << row.dump();
 }
 
 TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)

@@ -468,7 +468,7 @@ TEST(SkeletonDense, LandmarksComeBeforeRepeatedContentWhenRowsRunShort)
         EXPECT_EQ(r.fold_count, 0);
 }
 
-TEST(SkeletonDense, TwoAlikeSiblingsStayTwoRowsAndUnlikeOnesNeverFold)
+TEST(SkeletonDense, FoldsNeedThreeAlikeByLabelOrEightAlikeByShape)
 {
     TreeBuilder t;
     t.add(-1, "frame", "W");
@@ -477,17 +477,24 @@ TEST(SkeletonDense, TwoAlikeSiblingsStayTwoRowsAndUnlikeOnesNeverFold)
         t.add(p, "label", "x");
         t.add(p, "push_button", "y");
     }
-    for (const char* name : {"A", "B", "C"}) { // alike by shape: same role, same children
+    for (const char* name : {"A", "B", "C"}) { // alike by shape, but too few for that
         const auto p = t.add(0, "tool_bar", name);
         t.add(p, "push_button", "go");
     }
-    const auto p = t.add(0, "tool_bar", "D"); // another shape ends the run
-    t.add(p, "label", "l");
+    for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h"}) { // eight alike by shape
+        const auto p = t.add(0, "list", name);
+        t.add(p, "list_item", "x");
+    }
+    for (const char* name : {"D", "D", "D"}) { // three alike by label, whatever their shapes
+        const auto p = t.add(0, "tool_bar", name);
+        t.add(p, name[0] == 'D' && t.elements().size() % 2 ? "label" : "push_button", "l");
+    }
     const auto s = t.snapshot();
     const auto v = project(s, skeleton());
     std::vector<std::pair<std::string, std::int32_t>> got;
     for (const auto& r : v.rows)
         got.emplace_back(s.elements[r.index].name, r.fold_count);
     EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int32_t>>{
-                       {"W", 0}, {"Inbox", 0}, {"Outbox", 0}, {"A", 3}, {"D", 0}})); // preorder
+                       {"W", 0}, {"Inbox", 0}, {"Outbox", 0}, {"A", 0}, {"B", 0}, {"C", 0}, {"a", 8},
+                       {"D", 3}})); // preorder
 }
