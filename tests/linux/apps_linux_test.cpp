@@ -111,6 +111,25 @@ TEST_F(Gtk4, ClassNamesGiveWayToLabelsAPersonReads)
         EXPECT_FALSE(nd_core::is_class_name(row.value("label", ""))) << row.dump();
 }
 
+// gnome-calculator (GTK4 and libadwaita) names its digit buttons "7 7" and its menu buttons
+// "GtkMenuButton"; a person reads "7" and the tooltip "Primary menu".
+TEST_F(Gtk4, CalculatorButtonsReadAsAPersonReadsThem)
+{
+    OwnedApp app({"gnome-calculator"});
+    auto window = wait_for_window(app, "gnome-calculator", 40, APP_START);
+    ASSERT_FALSE(window.is_null());
+    json all;
+    ASSERT_TRUE(nd_test::wait_until([&] { all = read_all(window); return !find_row(all, "push_button", "7").is_null(); },
+        std::chrono::seconds(10))) << "no button 7";
+    EXPECT_FALSE(find_row(all, "push_button", "Primary menu").is_null());
+    EXPECT_FALSE(find_row(all, "push_button", "=").is_null());
+    for (const auto& row : all["elements"]) {
+        const auto name = row.value("name", "");
+        EXPECT_FALSE(nd_core::is_class_name(name)) << row.dump();
+        EXPECT_NE(name, "7 7");
+    }
+}
+
 TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)
 {
     OwnedApp app({"gtk4-widget-factory"});
