@@ -56,6 +56,8 @@ public:
     static nd_core::Result<std::unique_ptr<AtspiBus>> open();
     // Connects to a known address (tests, or an address found elsewhere).
     static nd_core::Result<std::unique_ptr<AtspiBus>> open_address(const std::string& address);
+    // A bare connection to `address` as a bus client, started (the event listener opens its own).
+    static nd_core::Result<sd_bus*> connect(const std::string& address);
 
     ~AtspiBus();
     AtspiBus(const AtspiBus&) = delete;
@@ -103,7 +105,6 @@ public:
 private:
     AtspiBus(sd_bus*, std::string address);
     nd_core::Result<void> register_listener();
-    static nd_core::Result<sd_bus*> connect(const std::string& address);
     void close_peers(); // with m_mutex held (or in the destructor)
 
     sd_bus* m_bus = nullptr;

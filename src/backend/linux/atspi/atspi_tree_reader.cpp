@@ -10,7 +10,7 @@ namespace nd_linux {
 using nd_core::ErrorCode;
 using nd_core::make_error;
 
-AtspiTreeReader::AtspiTreeReader(AtspiBus& bus) : m_bus(bus) {}
+AtspiTreeReader::AtspiTreeReader(AtspiBus& bus) : m_bus(bus), m_warm(bus) {}
 
 nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::WindowInfo& window,
                                                                const nd_core::ReadLimits& limits)
@@ -18,8 +18,19 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     if (limits.max_elements <= 0 || limits.max_depth < 0 || limits.deadline.count() <= 0)
         return make_error(ErrorCode::invalid_arguments, "read limits must be positive");
     Deadline deadline = deadline_in(limits.deadline);
+    if (auto warm = m_warm.read(window, limits, deadline)) {
+        m_last.elements = warm->elements.size();
+        m_last.warm = true;
+        return std::move(*warm);
+    }
     auto located = TRY(locate(window, deadline));
-    return read_located(located, limits, deadline);
+    m_warm.before_cold(located.app.bus);
+    auto tree = TRY(read_located(located, limits, deadline));
+    m_warm.remember(window,
+                    {.app = located.app, .top = located.top.ref, .limits = limits, .item_cache = located.cache != nullptr,
+                     .options = m_last_options, .visible_means_showing = m_last_visible},
+                    tree);
+    return tree;
 }
 
 nd_core::Result<LocatedWindow> AtspiTreeReader::locate(const nd_core::WindowInfo& window, Deadline deadline)
@@ -42,6 +53,8 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     auto tree = TRY(walk.read(located.top.ref));
+    m_last_options = options;
+    m_last_visible = walk.visible_means_showing();
     tree.frames_deferred = options.deferred_frames;
     if (Clock::now() > deadline)
         return make_error(ErrorCode::timed_out, "the read finished after its deadline");
@@ -50,6 +63,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     m_last.from_cache = walk.stats().from_cache;
     m_last.used_cache = located.cache != nullptr;
     m_last.used_peer = m_bus.has_peer(located.app.bus);
+    m_last.warm = false;
     return tree;
 }
 
@@ -76,10 +90,12 @@ void name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
 
 } // namespace
 
-nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>& elements,
+nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& window, std::vector<nd_core::Element>& elements,
                                                    const std::vector<std::int32_t>& indices,
                                                    std::chrono::milliseconds deadline, bool action_names)
 {
+    if (action_names)
+        m_warm.fill_action_names(window.window_id, elements, indices);
     AtspiBatch batch(m_bus, deadline_in(deadline));
     for (auto index : indices) {
         if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
@@ -103,7 +119,10 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo&, s
                       }
                   });
     }
-    return batch.run();
+    TRY_VOID(batch.run());
+    if (action_names)
+        m_warm.learn_action_names(window.window_id, elements, indices);
+    return {};
 }
 
 } // namespace nd_linux

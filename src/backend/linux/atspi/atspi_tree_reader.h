@@ -9,6 +9,7 @@
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_locator.h"
 #include "backend/linux/atspi/atspi_walker.h"
+#include "backend/linux/atspi/atspi_warm.h"
 #include "core/backend/tree_reader.h"
 
 #include <string>
@@ -42,8 +43,10 @@ public:
         std::size_t from_cache = 0;
         bool used_cache = false;
         bool used_peer = false; // the app's peer-to-peer connection carried the read
+        bool warm = false;      // answered from the last read and the app's events (atspi_warm.h)
     };
     const LastRead& last_read() const { return m_last; }
+    WarmTrees& warm() { return m_warm; }
 
 private:
     AtspiBus& m_bus;
@@ -52,6 +55,9 @@ private:
     std::unordered_set<std::string> m_no_cache;
     std::uint64_t m_bus_generation = 0; // m_no_cache's names belong to this connection of the bus
     LastRead m_last;
+    WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it
+    bool m_last_visible = false;  // whether visible stood for showing in it
+    WarmTrees m_warm;
 };
 
 } // namespace nd_linux

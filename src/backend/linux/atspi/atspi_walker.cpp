@@ -39,6 +39,8 @@ TreeWalk::TreeWalk(AtspiBus& bus, const nd_core::ReadLimits& limits, Deadline de
                    std::shared_ptr<const ItemCache> cache, WalkOptions options)
     : m_bus(bus), m_limits(limits), m_options(options), m_cache(std::move(cache)), m_batch(bus, deadline)
 {
+    if (m_options.visible_means_showing >= 0)
+        m_visible_means_showing = m_options.visible_means_showing > 0;
 }
 
 TreeWalk::~TreeWalk() = default;
@@ -53,8 +55,7 @@ int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth)
     node->ref = ref;
     node->parent = parent;
     node->depth = depth;
-    if (parent >= 0)
-        node->secure = m_nodes[static_cast<std::size_t>(parent)]->secure;
+    node->secure = parent >= 0 ? m_nodes[static_cast<std::size_t>(parent)]->secure : m_options.inside_secure;
     m_nodes.push_back(std::move(node));
     m_seen.insert(ref);
     return static_cast<int>(m_nodes.size() - 1);
@@ -131,13 +132,14 @@ void TreeWalk::facts_arrived(int index)
     n.secure = n.secure || is_secure_role(n.role);
     // GTK 4 marks nothing showing, only visible: a window root that is visible but not showing
     // says the toolkit is one of those, and then visible stands for showing in the whole read.
-    if (index == 0 && n.states.has(ATSPI_STATE_VISIBLE) && !n.states.has(ATSPI_STATE_SHOWING))
+    if (index == 0 && m_options.visible_means_showing < 0 && n.states.has(ATSPI_STATE_VISIBLE) &&
+        !n.states.has(ATSPI_STATE_SHOWING))
         m_visible_means_showing = true;
 
     // Extents cost GTK3 an X round trip each (about 80 µs against 20 µs for GetRole), and what
     // is not showing reports no real place (GTK3 says -2147483648), so by default only showing
     // objects are asked.
-    const bool frame_now = !m_options.deferred_frames || index == 0 || n.secure;
+    const bool frame_now = !m_options.deferred_frames || (index == 0 && !m_facts_only) || n.secure;
     if ((n.interfaces & IF_COMPONENT) && frame_now && (m_options.hidden_extents || showing(n.states)))
         m_batch.add({n.ref.bus, n.ref.path, IFACE_COMPONENT, "GetExtents"},
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
@@ -154,7 +156,7 @@ void TreeWalk::facts_arrived(int index)
         });
     fetch_value(index);
 
-    if (n.props.child_count == 0)
+    if (n.props.child_count == 0 || m_facts_only)
         return;
     if (n.depth + 1 > m_limits.max_depth) {
         m_truncated = true;
@@ -239,6 +241,46 @@ nd_core::Result<nd_core::RawTree> TreeWalk::read(const ObjectRef& root)
     return build();
 }
 
+nd_core::Result<std::vector<std::optional<nd_core::Element>>> TreeWalk::read_each(const std::vector<ObjectRef>& refs)
+{
+    m_facts_only = true;
+    std::vector<int> indices;
+    for (const auto& ref : refs)
+        indices.push_back(ref.null() || m_seen.count(ref) ? -1 : add_node(ref, -1, 0));
+    for (int index : indices)
+        if (index >= 0)
+            start(index);
+    auto ran = m_batch.run();
+    m_stats.calls = m_batch.sent();
+    if (!ran)
+        return std::move(ran).error();
+    std::vector<std::optional<nd_core::Element>> out;
+    for (int index : indices) {
+        if (index < 0 || m_nodes[static_cast<std::size_t>(index)]->gone)
+            out.emplace_back();
+        else
+            out.emplace_back(element_of(*m_nodes[static_cast<std::size_t>(index)]));
+    }
+    return out;
+}
+
+nd_core::Element TreeWalk::element_of(const Node& n) const
+{
+    nd_core::Element e;
+    e.role = std::string(atspi_role_name(n.role));
+    e.name = n.props.name;
+    e.description = n.props.description;
+    e.value = n.secure ? std::string() : n.value;
+    e.states = map_states(n.role, n.states) | (n.secure ? nd_core::STATE_SECURE : 0u);
+    if (showing(n.states))
+        e.states |= nd_core::STATE_SHOWING;
+    e.actions = n.actions;
+    e.frame = n.frame;
+    e.has_frame = n.has_frame;
+    e.key = n.ref.key();
+    return e;
+}
+
 nd_core::RawTree TreeWalk::build() const
 {
     nd_core::RawTree tree;
@@ -252,20 +294,9 @@ nd_core::RawTree TreeWalk::build() const
         const Node& n = *m_nodes[static_cast<std::size_t>(index)];
         if (n.gone)
             continue;
-        nd_core::Element e;
-        e.role = std::string(atspi_role_name(n.role));
-        e.name = n.props.name;
-        e.description = n.props.description;
-        e.value = n.secure ? std::string() : n.value;
-        e.states = map_states(n.role, n.states) | (n.secure ? nd_core::STATE_SECURE : 0u);
-        if (showing(n.states))
-            e.states |= nd_core::STATE_SHOWING;
-        e.actions = n.actions;
-        e.frame = n.frame;
-        e.has_frame = n.has_frame;
+        nd_core::Element e = element_of(n);
         e.parent = parent;
         e.depth = parent < 0 ? 0 : tree.elements[static_cast<std::size_t>(parent)].depth + 1;
-        e.key = n.ref.key();
         auto self = static_cast<std::int32_t>(tree.elements.size());
         if (parent >= 0)
             ++tree.elements[static_cast<std::size_t>(parent)].child_count;

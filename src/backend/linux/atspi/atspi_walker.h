@@ -18,6 +18,7 @@
 #include "core/backend/tree_reader.h"
 
 #include <memory>
+#include <optional>
 #include <unordered_set>
 
 namespace nd_linux {
@@ -37,6 +38,11 @@ struct WalkOptions {
     // FrameMode::deferred: extents of the root and of secure fields only; the rest are read for
     // the rows a view returns (AtspiTreeReader::read_frames).
     bool deferred_frames = false;
+    // For reads of a part of a window (warm reads, atspi_warm.h): whether visible stands for
+    // showing (-1: derive it from the root, as a window read does), and whether the part lies
+    // inside a secure field (everything below one is secure too).
+    int visible_means_showing = -1;
+    bool inside_secure = false;
 };
 
 class TreeWalk {
@@ -47,7 +53,12 @@ public:
     TreeWalk& operator=(const TreeWalk&) = delete;
 
     nd_core::Result<nd_core::RawTree> read(const ObjectRef& root);
+    // The facts of each object alone (no children), all in one batch, as read() would give them;
+    // nullopt for one that is gone. Options as for a part of a window.
+    nd_core::Result<std::vector<std::optional<nd_core::Element>>> read_each(const std::vector<ObjectRef>&);
     const WalkStats& stats() const { return m_stats; }
+    // What the read derived from the window's root (GTK 4): visible stands for showing.
+    bool visible_means_showing() const { return m_visible_means_showing; }
 
 private:
     struct Node;
@@ -58,6 +69,7 @@ private:
     void add_children(int index, const std::vector<ObjectRef>&);
     void fetch_value(int index);
     nd_core::RawTree build() const;
+    nd_core::Element element_of(const Node&) const;
 
     AtspiBus& m_bus;
     nd_core::ReadLimits m_limits;
@@ -73,6 +85,7 @@ private:
 
     bool m_truncated = false;
     bool m_visible_means_showing = false;
+    bool m_facts_only = false; // read_each: no children
     WalkStats m_stats;
 };
 

@@ -1,0 +1,435 @@
+#include "backend/linux/atspi/atspi_warm.h"
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_names.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+namespace nd_linux {
+
+namespace {
+
+void merge(AppChanges& into, const AppChanges& from)
+{
+    into.structural.insert(from.structural.begin(), from.structural.end());
+    into.content.insert(from.content.begin(), from.content.end());
+    into.gone.insert(from.gone.begin(), from.gone.end());
+    into.root_changed = into.root_changed || from.root_changed;
+    into.overflow = into.overflow || from.overflow ||
+                    into.structural.size() + into.content.size() + into.gone.size() > AtspiEvents::MAX_PATHS_PER_APP;
+}
+
+bool same_limits(const nd_core::ReadLimits& a, const nd_core::ReadLimits& b)
+{
+    return a.max_elements == b.max_elements && a.max_depth == b.max_depth && a.frames == b.frames;
+}
+
+} // namespace
+
+std::int32_t subtree_end(const std::vector<nd_core::Element>& elements, std::int32_t at)
+{
+    const auto n = static_cast<std::int32_t>(elements.size());
+    std::int32_t end = at + 1;
+    while (end < n && elements[static_cast<std::size_t>(end)].depth > elements[static_cast<std::size_t>(at)].depth)
+        ++end;
+    return end;
+}
+
+void splice_subtree(std::vector<nd_core::Element>& elements, std::int32_t at, std::vector<nd_core::Element> sub)
+{
+    const std::int32_t end = subtree_end(elements, at);
+    const auto& old_root = elements[static_cast<std::size_t>(at)];
+    const std::int32_t parent = old_root.parent;
+    const std::int32_t depth = old_root.depth;
+    const auto delta = static_cast<std::int32_t>(sub.size()) - (end - at);
+    for (std::size_t k = 0; k < sub.size(); ++k) {
+        auto& e = sub[k];
+        e.parent = k == 0 ? parent : e.parent + at;
+        e.depth += depth;
+    }
+    for (auto i = static_cast<std::size_t>(end); i < elements.size(); ++i)
+        if (elements[i].parent >= end)
+            elements[i].parent += delta;
+    elements.erase(elements.begin() + at, elements.begin() + end);
+    elements.insert(elements.begin() + at, std::make_move_iterator(sub.begin()), std::make_move_iterator(sub.end()));
+}
+
+WarmTrees::WarmTrees(AtspiBus& bus) : m_bus(bus)
+{
+    const char* env = std::getenv("NISH_WARM_READS");
+    m_enabled = !(env && std::strcmp(env, "0") == 0);
+}
+
+WarmTrees::~WarmTrees() = default;
+
+bool WarmTrees::ensure_events()
+{
+    if (m_events && m_events->alive() && m_events_generation == m_bus.generation())
+        return true;
+    const auto now = Clock::now();
+    if (now - m_last_open_attempt < std::chrono::seconds(1))
+        return false;
+    m_last_open_attempt = now;
+    m_events.reset();
+    m_entries.clear(); // whatever happened while no one listened is unknown
+    auto opened = AtspiEvents::open(m_bus.address());
+    if (!opened)
+        return false;
+    m_events = std::move(opened).value();
+    m_events_generation = m_bus.generation();
+    m_events_opened = Clock::now();
+    return true;
+}
+
+std::optional<nd_core::RawTree> WarmTrees::decline(std::int64_t window_id, std::string why)
+{
+    m_entries.erase(window_id);
+    ++m_stats.declined;
+    m_stats.last_decline = std::move(why);
+    return std::nullopt;
+}
+
+std::string WarmTrees::toolkit_of(const std::string& app)
+{
+    auto known = m_toolkits.find(app);
+    if (known != m_toolkits.end())
+        return known->second;
+    std::string name;
+    auto reply = m_bus.call({app, ROOT_PATH, IFACE_PROPERTIES, "Get"},
+                            [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_APPLICATION, "ToolkitName"); },
+                            deadline_in(std::chrono::milliseconds(500)));
+    if (reply && read_string_variant(reply->get(), name) < 0)
+        name.clear();
+    if (m_toolkits.size() >= 1024)
+        m_toolkits.clear();
+    m_toolkits[app] = name;
+    return name;
+}
+
+void WarmTrees::before_cold(const std::string& app)
+{
+    if (!m_enabled || !ensure_events())
+        return;
+    // The other windows of the app keep what they have not seen yet.
+    const auto taken = m_events->take(app);
+    for (auto& [id, entry] : m_entries)
+        if (entry.cold.app.bus == app)
+            merge(entry.pending, taken);
+    m_cold_started = Clock::now();
+}
+
+void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold, const nd_core::RawTree& tree)
+{
+    const auto window_id = window.window_id;
+    if (!m_enabled || !m_events || window_id == 0)
+        return;
+    if (m_entries.size() >= MAX_WINDOWS && !m_entries.count(window_id)) {
+        auto oldest = std::min_element(m_entries.begin(), m_entries.end(),
+            [](const auto& a, const auto& b) { return a.second.last_used < b.second.last_used; });
+        m_entries.erase(oldest);
+    }
+    Entry& e = m_entries[window_id];
+    e = Entry{};
+    e.cold = cold;
+    if (cold.item_cache)
+        e.cold.toolkit = toolkit_of(cold.app.bus);
+    e.pid = window.pid;
+    e.tree = tree;
+    e.last_used = Clock::now();
+    e.cold_at = m_cold_started;
+    e.bus_generation = m_bus.generation();
+}
+
+std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& window, const nd_core::ReadLimits& limits,
+                                                Deadline deadline)
+{
+    const auto window_id = window.window_id;
+    if (!m_enabled || window_id == 0)
+        return std::nullopt;
+    auto it = m_entries.find(window_id);
+    if (it == m_entries.end())
+        return std::nullopt;
+    Entry& e = it->second;
+    if (e.pid != window.pid)
+        return decline(window_id, "another process's window under the same id");
+    if (e.bus_generation != m_bus.generation())
+        return decline(window_id, "the AT-SPI bus was replaced");
+    if (Clock::now() - e.last_used > MAX_IDLE)
+        return decline(window_id, "the window was not read for a minute");
+    if (Clock::now() - e.cold_at > MAX_WARM_AGE)
+        return decline(window_id, "due for a cold read");
+    if (!same_limits(e.cold.limits, limits))
+        return decline(window_id, "other read limits");
+    if (!ensure_events() || m_entries.find(window_id) == m_entries.end())
+        return decline(window_id, "no AT-SPI event connection");
+    const std::string& app = e.cold.app.bus;
+    if (!m_events->heard_from(app) && e.cold_at - m_events_opened < LISTENER_SETTLE)
+        return decline(window_id, "the app may not know of the listeners yet");
+    if (!m_events->sync(app, deadline))
+        return decline(window_id, "the app did not answer a ping");
+    const auto taken = m_events->take(app);
+    for (auto& [id, other] : m_entries)
+        if (id != window_id && other.cold.app.bus == app)
+            merge(other.pending, taken);
+    AppChanges changes = std::move(e.pending);
+    e.pending = {};
+    merge(changes, taken);
+    m_stats.rewalked = 0;
+    m_stats.refetched = 0;
+    if (!apply(e, changes, deadline))
+        return decline(window_id, m_why);
+    if (!refresh_frames(e, deadline))
+        return decline(window_id, "the frames could not be read");
+    e.last_used = Clock::now();
+    ++m_stats.warm;
+    return e.tree;
+}
+
+bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
+{
+    if (changes.overflow)
+        return fail("more changes than are kept");
+    if (changes.root_changed)
+        return fail("a window of the app came or went");
+    if (changes.structural.empty() && changes.content.empty() && changes.gone.empty())
+        return true;
+    auto& el = e.tree.elements;
+    std::unordered_map<std::string_view, std::int32_t> index;
+    index.reserve(el.size());
+    for (std::size_t i = 0; i < el.size(); ++i)
+        index.emplace(el[i].key, static_cast<std::int32_t>(i));
+    const std::string prefix = e.cold.app.bus + "|";
+    std::function<std::int32_t(const std::string&)> find = [&](const std::string& path) {
+        auto at = index.find(prefix + path);
+        return at == index.end() ? -1 : at->second;
+    };
+
+    std::vector<std::int32_t> structural;
+    std::vector<std::string> unknown; // changed objects the read does not hold: new ones, or another window's
+    for (const auto& path : changes.structural) {
+        const auto at = find(path);
+        if (at >= 0)
+            structural.push_back(at);
+        else
+            unknown.push_back(path);
+    }
+    // An object that went away changed its parent's children.
+    for (const auto& path : changes.gone) {
+        const auto at = find(path);
+        if (at > 0)
+            structural.push_back(el[static_cast<std::size_t>(at)].parent);
+        else if (at == 0)
+            return fail("the window's own object went away");
+    }
+    if (unknown.size() > MAX_UNKNOWN)
+        return fail("too many changed objects outside the read");
+    for (const auto& path : unknown) {
+        std::int32_t at = -1;
+        if (!ancestor_in_read(e, path, find, deadline, at))
+            return false;
+        if (at >= 0)
+            structural.push_back(at);
+    }
+    if (!structural.empty() && e.tree.truncated)
+        return fail("a change in a read the budget cut");
+    if (!structural.empty() && e.cold.item_cache && (e.cold.toolkit == "gtk" || e.cold.toolkit.empty()))
+        return fail("a structural change in GTK3, whose GetChildren orders children otherwise than its item cache");
+    std::sort(structural.begin(), structural.end());
+    // Only the outermost of nested subtrees is walked again.
+    std::vector<std::pair<std::int32_t, std::int32_t>> walks; // [at, end)
+    for (auto at : structural)
+        if (walks.empty() || at >= walks.back().second)
+            walks.emplace_back(at, subtree_end(el, at));
+    auto inside_walk = [&](std::int32_t row) {
+        return std::any_of(walks.begin(), walks.end(), [row](const auto& w) { return row >= w.first && row < w.second; });
+    };
+
+    std::vector<std::int32_t> content;
+    for (const auto& path : changes.content) {
+        const auto at = find(path);
+        if (at >= 0 && !inside_walk(at))
+            content.push_back(at);
+    }
+    index.clear(); // it points into keys the splices below replace
+    if (!content.empty() && !refetch(e, content, deadline))
+        return false;
+    // From the last to the first, so that each splice leaves the earlier rows where they were.
+    for (auto w = walks.rbegin(); w != walks.rend(); ++w)
+        if (!rewalk(e, w->first, deadline))
+            return false;
+    return true;
+}
+
+bool WarmTrees::ancestor_in_read(const Entry& e, const std::string& path,
+                                 const std::function<std::int32_t(const std::string&)>& find, Deadline deadline,
+                                 std::int32_t& out)
+{
+    const std::string& bus = e.cold.app.bus;
+    std::string at = path;
+    for (int level = 0; level < MAX_ANCESTRY; ++level) {
+        auto reply = m_bus.call({bus, at, IFACE_PROPERTIES, "Get"},
+                                [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "Parent"); },
+                                deadline);
+        if (!reply) {
+            // Gone already: its parent's children-changed tells the rest. A hung app is no answer.
+            if (reply.error().code == nd_core::ErrorCode::element_not_found)
+                return true;
+            return fail("the parent of a changed object could not be asked");
+        }
+        ObjectRef parent;
+        sd_bus_message* m = reply->get();
+        if (sd_bus_message_enter_container(m, 'v', "(so)") < 0 || read_ref(m, parent) < 0)
+            return fail("an unreadable parent");
+        if (parent.null() || parent.path == ROOT_PATH)
+            return true; // another window of the app, or no window at all
+        const auto row = find(parent.path);
+        if (row >= 0) {
+            out = row;
+            return true;
+        }
+        at = parent.path;
+    }
+    return fail("a changed object too deep below anything the read holds");
+}
+
+bool WarmTrees::rewalk(Entry& e, std::int32_t at, Deadline deadline)
+{
+    auto& el = e.tree.elements;
+    const auto& root = el[static_cast<std::size_t>(at)];
+    auto ref = parse_key(root.key);
+    if (!ref)
+        return fail("an element without an AT-SPI object");
+    const std::int32_t end = subtree_end(el, at);
+    nd_core::ReadLimits limits = e.cold.limits;
+    limits.max_elements -= static_cast<std::int32_t>(el.size()) - (end - at);
+    limits.max_depth -= root.depth;
+    WalkOptions options = e.cold.options;
+    options.visible_means_showing = e.cold.visible_means_showing ? 1 : 0;
+    options.inside_secure = root.parent >= 0 && el[static_cast<std::size_t>(root.parent)].secure();
+    TreeWalk walk(m_bus, limits, deadline, nullptr, options);
+    auto sub = walk.read(*ref);
+    if (!sub)
+        return fail("a changed part could not be read again");
+    if (sub->truncated)
+        return fail("a changed part no longer fits the budget");
+    auto& top = sub->elements.front();
+    // A cold read with deferred frames reads only the window's root and secure fields.
+    if (at != 0 && options.deferred_frames && !top.secure()) {
+        top.frame = {};
+        top.has_frame = false;
+    }
+    for (std::int32_t i = at; i < end; ++i)
+        e.action_names.erase(el[static_cast<std::size_t>(i)].key);
+    splice_subtree(el, at, std::move(sub->elements));
+    ++m_stats.rewalked;
+    return true;
+}
+
+bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline)
+{
+    auto& el = e.tree.elements;
+    // Objects inside a secure field are read as secure: never their text or value.
+    for (const bool secure_part : {false, true}) {
+        std::vector<std::int32_t> part;
+        std::vector<ObjectRef> refs;
+        for (auto row : rows) {
+            const auto& x = el[static_cast<std::size_t>(row)];
+            const bool inside = x.parent >= 0 && el[static_cast<std::size_t>(x.parent)].secure();
+            if (inside != secure_part)
+                continue;
+            auto ref = parse_key(x.key);
+            if (!ref)
+                return fail("an element without an AT-SPI object");
+            part.push_back(row);
+            refs.push_back(*ref);
+        }
+        if (part.empty())
+            continue;
+        WalkOptions options = e.cold.options;
+        options.visible_means_showing = e.cold.visible_means_showing ? 1 : 0;
+        options.inside_secure = secure_part;
+        TreeWalk walk(m_bus, e.cold.limits, deadline, nullptr, options);
+        auto fresh = walk.read_each(refs);
+        if (!fresh)
+            return fail("changed elements could not be read again");
+        for (std::size_t k = 0; k < part.size(); ++k) {
+            if (!(*fresh)[k])
+                return fail("a changed element went away");
+            auto& old = el[static_cast<std::size_t>(part[k])];
+            auto& now = *(*fresh)[k];
+            now.parent = old.parent;
+            now.depth = old.depth;
+            now.child_count = old.child_count;
+            if (part[k] == 0 || (options.deferred_frames && !now.secure())) {
+                now.frame = old.frame; // the root's is read below; the others are not kept
+                now.has_frame = old.has_frame;
+            }
+            e.action_names.erase(old.key);
+            old = std::move(now);
+            ++m_stats.refetched;
+        }
+    }
+    return true;
+}
+
+bool WarmTrees::refresh_frames(Entry& e, Deadline deadline)
+{
+    auto& el = e.tree.elements;
+    AtspiBatch batch(m_bus, deadline);
+    for (std::size_t i = 0; i < el.size(); ++i) {
+        auto& x = el[i];
+        if (i != 0 && !(x.secure() || !e.cold.options.deferred_frames))
+            continue;
+        if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
+            x.has_frame = false;
+            continue;
+        }
+        auto ref = parse_key(x.key);
+        if (!ref)
+            continue;
+        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
+                  [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+                  [&x](const Reply& r) {
+                      nd_core::Frame f;
+                      x.has_frame = r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0;
+                      x.frame = x.has_frame ? f : nd_core::Frame{};
+                  });
+    }
+    return static_cast<bool>(batch.run());
+}
+
+void WarmTrees::fill_action_names(std::int64_t window_id, std::vector<nd_core::Element>& elements,
+                                  const std::vector<std::int32_t>& rows)
+{
+    auto it = m_entries.find(window_id);
+    if (it == m_entries.end())
+        return;
+    for (auto row : rows) {
+        if (row < 0 || static_cast<std::size_t>(row) >= elements.size())
+            continue;
+        auto& x = elements[static_cast<std::size_t>(row)];
+        auto known = it->second.action_names.find(x.key);
+        if (known != it->second.action_names.end() && known->second.size() == x.actions.size())
+            x.actions = known->second;
+    }
+}
+
+void WarmTrees::learn_action_names(std::int64_t window_id, const std::vector<nd_core::Element>& elements,
+                                   const std::vector<std::int32_t>& rows)
+{
+    auto it = m_entries.find(window_id);
+    if (it == m_entries.end())
+        return;
+    for (auto row : rows) {
+        if (row < 0 || static_cast<std::size_t>(row) >= elements.size())
+            continue;
+        const auto& x = elements[static_cast<std::size_t>(row)];
+        if (!x.actions.empty() && std::none_of(x.actions.begin(), x.actions.end(), [](const auto& a) { return a.empty(); }))
+            it->second.action_names[x.key] = x.actions;
+    }
+}
+
+} // namespace nd_linux

@@ -1,0 +1,127 @@
+#pragma once
+
+// Warm reads (docs/linux-atspi.md, "Warm reads"): a window read again answers from the tree of its
+// last read, brought up to date from the AT-SPI events its app sent since (atspi_events.h).
+//
+// Contract: a warm read returns exactly what a cold read would at the same moment, element for
+// element: the same rows in the same preorder with the same keys, roles, names, descriptions,
+// values, states and actions. To get there it syncs with the app (so every event sent before now is
+// in), re-walks the subtree of every object whose children changed, reads the facts of every
+// object whose own facts changed, and reads the frames of the root and of secure fields afresh, as
+// a cold read does. Whenever that cannot be trusted it declines and the caller reads cold: the app
+// never sent an event, its record overflowed, a window of it came or went, a changed object is not
+// in a read the budget cut, the bus was replaced, or the window was not read for a minute.
+//
+// The reader owns one WarmTrees; nothing here is thread-safe beyond what AtspiEvents guards.
+
+#include "backend/linux/atspi/atspi_events.h"
+#include "backend/linux/atspi/atspi_walker.h"
+
+#include <functional>
+#include <optional>
+
+namespace nd_linux {
+
+// What a cold read leaves for the warm ones that follow.
+struct ColdRead {
+    ObjectRef app;
+    ObjectRef top;
+    nd_core::ReadLimits limits;
+    bool item_cache = false;      // facts and child order came from the app's Cache.GetItems
+    std::string toolkit;          // Application.ToolkitName: "gtk" is GTK3's bridge
+    WalkOptions options;          // as the cold walk ran (property gets, deferred frames)
+    bool visible_means_showing = false;
+};
+
+struct WarmStats {
+    std::size_t warm = 0;         // reads answered warm
+    std::size_t declined = 0;     // reads that fell back to cold
+    std::size_t rewalked = 0;     // subtrees re-walked by the last warm read
+    std::size_t refetched = 0;    // objects whose facts the last warm read asked again
+    std::string last_decline;     // why the last one fell back (no app text)
+};
+
+class WarmTrees {
+public:
+    static constexpr std::size_t MAX_WINDOWS = 32;
+    static constexpr std::size_t MAX_UNKNOWN = 16; // changed objects outside the read, traced to it
+    static constexpr int MAX_ANCESTRY = 64;
+    static constexpr auto MAX_IDLE = std::chrono::seconds(60);
+    // A cold read at least this often, whatever the events say: the bound on trusting them.
+    static constexpr auto MAX_WARM_AGE = std::chrono::seconds(30);
+    // Apps learn of new listeners from the registry's broadcast; after this long, one that has sent
+    // nothing has had nothing to send.
+    static constexpr auto LISTENER_SETTLE = std::chrono::seconds(1);
+
+    explicit WarmTrees(AtspiBus&);
+    ~WarmTrees();
+
+    // NISH_WARM_READS=0 turns warm reads off (benchmarks and tests compare both).
+    void set_enabled(bool on) { m_enabled = on; }
+    bool enabled() const { return m_enabled; }
+
+    // The warm answer for `window`, or nullopt: read cold, then remember().
+    // Windows without an X identity (window_id 0) are always read cold.
+    std::optional<nd_core::RawTree> read(const nd_core::WindowInfo&, const nd_core::ReadLimits&, Deadline);
+    // Before a cold walk of `app`: events from now on count for the next read.
+    void before_cold(const std::string& app);
+    void remember(const nd_core::WindowInfo&, const ColdRead&, const nd_core::RawTree&);
+    void forget(std::int64_t window_id) { m_entries.erase(window_id); }
+
+    // Action names read one by one (Chromium) outlive a read while their object does not change.
+    void fill_action_names(std::int64_t window_id, std::vector<nd_core::Element>&, const std::vector<std::int32_t>& rows);
+    void learn_action_names(std::int64_t window_id, const std::vector<nd_core::Element>&,
+                            const std::vector<std::int32_t>& rows);
+
+    const WarmStats& stats() const { return m_stats; }
+
+private:
+    struct Entry {
+        ColdRead cold;
+        std::int64_t pid = 0;
+        nd_core::RawTree tree;
+        std::unordered_map<std::string, std::vector<std::string>> action_names; // by element key
+        AppChanges pending; // changes of its app taken while another of the app's windows was read
+        Clock::time_point last_used;
+        Clock::time_point cold_at;        // when the cold read began
+        std::uint64_t bus_generation = 0;
+    };
+
+    bool ensure_events();
+    bool fail(std::string why)
+    {
+        m_why = std::move(why);
+        return false;
+    }
+    std::optional<nd_core::RawTree> decline(std::int64_t window_id, std::string why);
+    bool apply(Entry&, const AppChanges&, Deadline);
+    bool rewalk(Entry&, std::int32_t at, Deadline);
+    // The row of the nearest ancestor of `path` that the read holds (-1 when none: another window).
+    bool ancestor_in_read(const Entry&, const std::string& path,
+                          const std::function<std::int32_t(const std::string&)>& find, Deadline, std::int32_t& out);
+    // The app's toolkit name, asked once per app.
+    std::string toolkit_of(const std::string& app);
+    bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
+    bool refresh_frames(Entry&, Deadline);
+
+    AtspiBus& m_bus;
+    std::unique_ptr<AtspiEvents> m_events;
+    std::uint64_t m_events_generation = 0; // the bus generation m_events listens on
+    Clock::time_point m_events_opened{};
+    Clock::time_point m_cold_started{};
+    Clock::time_point m_last_open_attempt{};
+    std::unordered_map<std::int64_t, Entry> m_entries;
+    std::unordered_map<std::string, std::string> m_toolkits; // by app bus name (bounded)
+    bool m_enabled = true;
+    std::string m_why;
+    WarmStats m_stats;
+};
+
+// Replaces the subtree rooted at elements[at] with `sub` (sub[0] its new root, parent -1, depths
+// from 0), keeping the array in preorder: parents, depths and the root's parent are fixed up, and
+// the rows after it shift. Pure, for tests.
+void splice_subtree(std::vector<nd_core::Element>& elements, std::int32_t at, std::vector<nd_core::Element> sub);
+// One past the last descendant of elements[at] (descendants are contiguous in preorder).
+std::int32_t subtree_end(const std::vector<nd_core::Element>& elements, std::int32_t at);
+
+} // namespace nd_linux

@@ -1,0 +1,227 @@
+// Warm reads (atspi_warm.h) equal cold reads, element for element, on real apps after a series of
+// random acts and page mutations: a reader with warm reads and one without read the same window
+// after every step. Also: an unchanged window is answered warm, and much faster.
+
+#include "tool_test_support.h"
+
+#include "backend/linux/atspi/atspi_tree_reader.h"
+
+#include <filesystem>
+#include <random>
+
+namespace {
+
+using nd_test::json;
+using nd_test::OwnedApp;
+using Clock = std::chrono::steady_clock;
+
+const nd_core::ReadLimits LIMITS{5000, 200, std::chrono::seconds(10), nd_core::FrameMode::deferred};
+
+// The first difference between two reads, or "" when they are equal.
+std::string difference(const nd_core::RawTree& warm, const nd_core::RawTree& cold)
+{
+    if (warm.elements.size() != cold.elements.size())
+        return "sizes " + std::to_string(warm.elements.size()) + " and " + std::to_string(cold.elements.size());
+    if (warm.truncated != cold.truncated)
+        return "truncated";
+    for (std::size_t i = 0; i < warm.elements.size(); ++i) {
+        const auto& a = warm.elements[i];
+        const auto& b = cold.elements[i];
+        auto at = [&](const char* what) {
+            return "row " + std::to_string(i) + " (" + b.role + " \"" + b.name + "\"): " + what + " differs (warm \"" +
+                   a.name + "\" " + a.role + ")";
+        };
+        if (a.key != b.key || a.parent != b.parent || a.role != b.role)
+            return at("key, parent or role");
+        if (a.name != b.name || a.description != b.description)
+            return at("name or description");
+        if (a.value != b.value)
+            return at("value");
+        if (a.states != b.states)
+            return at("states");
+        if (a.actions != b.actions)
+            return at("actions");
+        if (a.has_frame != b.has_frame || (a.has_frame && (a.frame.x != b.frame.x || a.frame.y != b.frame.y ||
+                                                              a.frame.w != b.frame.w || a.frame.h != b.frame.h)))
+            return at("frame");
+    }
+    return "";
+}
+
+class WarmReads : public nd_test::LinuxToolTest {
+protected:
+    void SetUp() override
+    {
+        nd_test::LinuxToolTest::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
+        auto bus = nd_linux::AtspiBus::open();
+        ASSERT_TRUE(bus) << bus.error().text();
+        m_bus = std::move(bus).value();
+        m_warm = std::make_unique<nd_linux::AtspiTreeReader>(*m_bus);
+        m_cold = std::make_unique<nd_linux::AtspiTreeReader>(*m_bus);
+        m_cold->warm().set_enabled(false);
+    }
+
+    void TearDown() override
+    {
+        m_warm.reset();
+        m_cold.reset();
+        if (m_app)
+            m_app->stop();
+        if (!m_profile.empty()) {
+            std::error_code ec;
+            std::filesystem::remove_all(m_profile, ec);
+        }
+    }
+
+    void open_page(const char* page, int min_elements)
+    {
+        std::string dir = (std::filesystem::temp_directory_path() / "nish-chromium-XXXXXX").string();
+        ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
+        m_profile = dir;
+        const auto path = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/" + page);
+        m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"chromium", "--force-renderer-accessibility",
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--user-data-dir=" + m_profile, "--window-size=1200,900",
+            "file://" + path.string()});
+        find_window("chromium", min_elements);
+    }
+
+    void open_app(std::vector<std::string> argv, const std::string& name, int min_elements)
+    {
+        m_app = std::make_unique<OwnedApp>(std::move(argv));
+        find_window(name, min_elements);
+    }
+
+    void find_window(const std::string& name, int min_elements)
+    {
+        m_window_json = wait_for_window(*m_app, name, min_elements, std::chrono::seconds(30));
+        // The warm reader's first read opens its event connection; apps take a moment to learn of
+        // its listeners, and until then a read is not answered warm.
+        ASSERT_FALSE(m_window_json.is_null());
+        auto listed = backend().windows()->list_windows();
+        ASSERT_TRUE(listed);
+        for (const auto& w : *listed)
+            if (w.window_id == m_window_json["window_id"].get<std::int64_t>())
+                m_window = w;
+        ASSERT_NE(m_window.window_id, 0);
+        ASSERT_TRUE(m_warm->read_window(m_window, LIMITS));
+        std::this_thread::sleep_for(nd_linux::WarmTrees::LISTENER_SETTLE + std::chrono::milliseconds(100));
+    }
+
+    // Reads the window warm and cold until both agree or the page keeps changing; counts whether
+    // the warm one was answered warm.
+    void expect_warm_equals_cold(const std::string& step)
+    {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            auto warm = m_warm->read_window(m_window, LIMITS);
+            ASSERT_TRUE(warm) << step << ": " << warm.error().message;
+            m_warm_answers += m_warm->last_read().warm;
+            ++m_reads;
+            auto cold = m_cold->read_window(m_window, LIMITS);
+            ASSERT_TRUE(cold) << step << ": " << cold.error().message;
+            const auto diff = difference(*warm, *cold);
+            if (diff.empty())
+                return;
+            // The page may have changed between the two reads: then a warm read now must equal a
+            // cold read now. Only a difference that stays while the page holds still is a fault.
+            auto again = m_cold->read_window(m_window, LIMITS);
+            ASSERT_TRUE(again);
+            if (difference(*cold, *again).empty()) {
+                auto warm_again = m_warm->read_window(m_window, LIMITS);
+                ASSERT_TRUE(warm_again);
+                const auto still = difference(*warm_again, *again);
+                if (still.empty())
+                    return;
+                ADD_FAILURE() << step << ": warm read differs from cold: " << still << " (last decline: "
+                              << m_warm->warm().stats().last_decline << ")";
+                return;
+            }
+        }
+        ADD_FAILURE() << step << ": the window never held still";
+    }
+
+    json fresh_rows() { return read_all(m_window_json); }
+
+    std::unique_ptr<nd_linux::AtspiBus> m_bus;
+    std::unique_ptr<nd_linux::AtspiTreeReader> m_warm, m_cold;
+    std::unique_ptr<OwnedApp> m_app;
+    std::string m_profile;
+    json m_window_json;
+    nd_core::WindowInfo m_window;
+    int m_warm_answers = 0, m_reads = 0;
+};
+
+TEST_F(WarmReads, ChromiumChatPageStaysEqualToColdReadsThroughRandomActs)
+{
+    open_page("chat.html", 3500);
+    expect_warm_equals_cold("first read");
+    // An unchanged window: warm, and far cheaper than cold.
+    std::vector<double> warm_ms, cold_ms;
+    for (int i = 0; i < 5; ++i) {
+        auto t = Clock::now();
+        ASSERT_TRUE(m_warm->read_window(m_window, LIMITS));
+        warm_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+        EXPECT_TRUE(m_warm->last_read().warm) << m_warm->warm().stats().last_decline;
+        t = Clock::now();
+        ASSERT_TRUE(m_cold->read_window(m_window, LIMITS));
+        cold_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+    }
+    std::sort(warm_ms.begin(), warm_ms.end());
+    std::sort(cold_ms.begin(), cold_ms.end());
+    std::printf("chat page, %zu elements: warm read %.2f ms, cold read %.1f ms (medians)\n",
+        m_warm->last_read().elements, warm_ms[2], cold_ms[2]);
+    EXPECT_LT(warm_ms[2] * 5, cold_ms[2]);
+
+    // Random acts: reaction toggles (states), the Mute toggle, Send (a new message: structure).
+    std::mt19937 random(20261130);
+    for (int step = 0; step < 12; ++step) {
+        auto rows = fresh_rows();
+        std::vector<json> toggles;
+        for (const auto& row : rows["elements"])
+            if (row["role"] == "toggle_button")
+                toggles.push_back(row);
+        ASSERT_FALSE(toggles.empty());
+        std::string what;
+        json target;
+        if (step % 4 == 3) {
+            target = find_row(rows, "push_button", "Send");
+            what = "Send";
+        } else {
+            target = toggles[random() % toggles.size()];
+            what = "toggle " + target.value("name", "");
+        }
+        ASSERT_FALSE(target.is_null()) << what;
+        auto r = call("click", {{"element_token", target["element_token"]}});
+        ASSERT_FALSE(r.is_error) << what << ": " << r.text;
+        expect_warm_equals_cold("step " + std::to_string(step) + " (" + what + ")");
+    }
+    const auto& stats = m_warm->warm().stats();
+    std::printf("chat page: %d of %d reads warm; %zu declined (last: %s)\n", m_warm_answers, m_reads, stats.declined,
+        stats.last_decline.c_str());
+    EXPECT_GE(m_warm_answers, m_reads / 2);
+}
+
+TEST_F(WarmReads, Gtk3WidgetFactoryStaysEqualToColdReadsThroughClicks)
+{
+    open_app({"gtk3-widget-factory"}, "gtk3-widget-factory", 200);
+    expect_warm_equals_cold("first read");
+    std::mt19937 random(7);
+    for (int step = 0; step < 10; ++step) {
+        auto rows = fresh_rows();
+        std::vector<json> targets;
+        for (const auto& row : rows["elements"])
+            if ((row["role"] == "check_box" || row["role"] == "toggle_button" || row["role"] == "radio_button") &&
+                has_state(row, "enabled") && has_state(row, "showing"))
+                targets.push_back(row);
+        ASSERT_FALSE(targets.empty());
+        const auto target = targets[random() % targets.size()];
+        auto r = call("click", {{"element_token", target["element_token"]}});
+        ASSERT_FALSE(r.is_error) << r.text;
+        expect_warm_equals_cold("step " + std::to_string(step) + " (" + target.value("name", "") + ")");
+    }
+    std::printf("gtk3-widget-factory: %d of %d reads warm\n", m_warm_answers, m_reads);
+}
+
+} // namespace
