@@ -72,8 +72,10 @@ ToolDef set_value()
     return {
         .name = "set_value",
         .title = "Set a value",
-        .description = "Replaces an element's text or value (entries, sliders, spin buttons) headlessly, then reads "
-                       "it back: readback match (effect confirmed), mismatch, or unverified. Never secure fields.",
+        .description = "Replaces an element's text or value headlessly (entries, sliders, spin buttons; a select "
+                       "takes the name of its option), then reads it back: readback match (effect confirmed), "
+                       "mismatch, or unverified. Where the app offers no headless route (web text fields in "
+                       "Chromium and Firefox) it fails saying so and recommends a takeover. Never secure fields.",
         .cls = ToolClass::act,
         .destructive = true,
         .args = {arg::element_token(),

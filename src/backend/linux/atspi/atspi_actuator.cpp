@@ -2,11 +2,10 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_value_routes.h"
 #include "core/act_actions.h"
 #include "core/policy.h"
 
-#include <charconv>
-#include <cmath>
 
 namespace nd_linux {
 
@@ -17,15 +16,6 @@ namespace {
 
 // How many ancestors is_secure_now looks through: a text object inside a password field is secure.
 constexpr int SECURE_ANCESTOR_LEVELS = 4;
-
-std::int32_t utf8_length(std::string_view s)
-{
-    std::int32_t n = 0;
-    for (char c : s)
-        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
-            ++n;
-    return n;
-}
 
 ArgWriter get_property(const char* iface, const char* property)
 {
@@ -133,31 +123,12 @@ nd_core::Result<void> AtspiActuator::expect_true(const Method& method, const Arg
     return {};
 }
 
-nd_core::Result<std::vector<std::string>> AtspiActuator::live_action_names(const ObjectRef& ref, Deadline deadline)
-{
-    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_ACTION, "GetActions"}, {}, deadline));
-    std::vector<std::string> names;
-    if (read_action_names(reply.get(), names) < 0)
-        return make_error(ErrorCode::action_failed, "GetActions sent a malformed list");
-    // GetActions carries localized names, which Chromium leaves empty; GetName has the real one.
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (!names[i].empty())
-            continue;
-        auto named = m_bus.call({ref.bus, ref.path, IFACE_ACTION, "GetName"},
-                                [i](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(i)); },
-                                deadline);
-        if (named.ok())
-            (void)read_string(named->get(), names[i]);
-    }
-    return names;
-}
-
 nd_core::Result<std::vector<std::string>> AtspiActuator::action_names(const nd_core::WindowInfo& window,
                                                                       const nd_core::Element& element)
 {
     Deadline deadline = deadline_in(m_timeout);
     ObjectRef ref = TRY(resolve(window, element, deadline));
-    return live_action_names(ref, deadline);
+    return live_action_names(m_bus, ref, deadline);
 }
 
 nd_core::Result<void> AtspiActuator::do_action(const nd_core::WindowInfo& window, const nd_core::Element& element,
@@ -165,7 +136,7 @@ nd_core::Result<void> AtspiActuator::do_action(const nd_core::WindowInfo& window
 {
     Deadline deadline = deadline_in(m_timeout);
     ObjectRef ref = TRY(resolve(window, element, deadline));
-    auto names = TRY(live_action_names(ref, deadline));
+    auto names = TRY(live_action_names(m_bus, ref, deadline));
     // The exact name first; toolkits differ in case ("click", GTK3 model buttons "Click") and in
     // separators ("click-ancestor", "click ancestor"): then as the act table compares them.
     std::int32_t index = -1;
@@ -189,25 +160,7 @@ nd_core::Result<void> AtspiActuator::set_value(const nd_core::WindowInfo& window
     Live object = TRY(live(window, element, deadline));
     if (TRY(secure(object, deadline)))
         return make_error(ErrorCode::secure_field_refused, "the element is a secure field");
-    const ObjectRef& ref = object.ref;
-    if (is_value_role(object.role) && (object.interfaces & IF_VALUE)) {
-        double number = 0;
-        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-        if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number))
-            return make_error(ErrorCode::invalid_arguments, "the element takes a number");
-        TRY_VOID(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Set"},
-                       [number](sd_bus_message* m) {
-                           return sd_bus_message_append(m, "ssv", IFACE_VALUE, "CurrentValue", "d", number);
-                       },
-                       deadline));
-        return {};
-    }
-    if (object.interfaces & IF_EDITABLE_TEXT) {
-        std::string text(value);
-        return expect_true({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
-                           [text](sd_bus_message* m) { return sd_bus_message_append(m, "s", text.c_str()); }, deadline);
-    }
-    return make_error(ErrorCode::action_failed, "the element takes neither text nor a value");
+    return ValueRoutes(m_bus, deadline).set(object, value);
 }
 
 nd_core::Result<void> AtspiActuator::insert_text(const nd_core::WindowInfo& window, const nd_core::Element& element,
@@ -217,34 +170,7 @@ nd_core::Result<void> AtspiActuator::insert_text(const nd_core::WindowInfo& wind
     Live object = TRY(live(window, element, deadline));
     if (TRY(secure(object, deadline)))
         return make_error(ErrorCode::secure_field_refused, "the element is a secure field");
-    if (!(object.interfaces & IF_EDITABLE_TEXT))
-        return make_error(ErrorCode::action_failed, "the element takes no text");
-    const ObjectRef& ref = object.ref;
-    std::int32_t caret = -1, count = -1;
-    if (object.interfaces & IF_TEXT) {
-        AtspiBatch batch(m_bus, deadline);
-        batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TEXT, "CaretOffset"),
-                  [&](const Reply& r) {
-                      if (r.ok())
-                          (void)sd_bus_message_read(r.message, "v", "i", &caret);
-                  });
-        batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TEXT, "CharacterCount"),
-                  [&](const Reply& r) {
-                      if (r.ok())
-                          (void)sd_bus_message_read(r.message, "v", "i", &count);
-                  });
-        TRY_VOID(batch.run());
-    }
-    // At the caret when there is one, else at the end (G_MAXINT-like offsets clamp in toolkits,
-    // but a known count is exact).
-    std::int32_t position = caret >= 0 ? caret : (count >= 0 ? count : INT32_MAX);
-    std::string copy(text);
-    std::int32_t length = utf8_length(text);
-    return expect_true({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
-                       [position, copy, length](sd_bus_message* m) {
-                           return sd_bus_message_append(m, "isi", position, copy.c_str(), length);
-                       },
-                       deadline);
+    return ValueRoutes(m_bus, deadline).insert(object, text);
 }
 
 nd_core::Result<void> AtspiActuator::select(const nd_core::WindowInfo& window, const nd_core::Element& element)
@@ -268,24 +194,7 @@ nd_core::Result<std::string> AtspiActuator::read_value(const nd_core::WindowInfo
     Live object = TRY(live(window, element, deadline));
     if (TRY(secure(object, deadline)))
         return make_error(ErrorCode::secure_field_refused, "the element is a secure field; its value is never read");
-    const ObjectRef& ref = object.ref;
-    if (is_value_role(object.role) && (object.interfaces & IF_VALUE)) {
-        auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Get"},
-                                    get_property(IFACE_VALUE, "CurrentValue"), deadline));
-        double number = 0;
-        if (read_variant_double(reply.get(), number) < 0)
-            return make_error(ErrorCode::action_failed, "the element's value is not a number");
-        return format_number(number);
-    }
-    if ((object.interfaces & IF_TEXT) && (is_text_role(object.role) || (object.interfaces & IF_EDITABLE_TEXT))) {
-        auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_TEXT, "GetText"},
-                                    [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); }, deadline));
-        std::string text;
-        if (read_string(reply.get(), text) < 0)
-            return make_error(ErrorCode::action_failed, "the element's text could not be read");
-        return text;
-    }
-    return std::string();
+    return ValueRoutes(m_bus, deadline).read(object);
 }
 
 nd_core::Result<bool> AtspiActuator::is_focused_now(const nd_core::WindowInfo& window, const nd_core::Element& element)

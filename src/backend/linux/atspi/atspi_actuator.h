@@ -2,7 +2,8 @@
 
 // The Actuator of the Linux backend: headless actions through AT-SPI only. It never moves the
 // pointer, sends keys, takes focus or raises a window; what an element's own interfaces cannot do
-// fails here and is left to the synthetic-input path.
+// fails here and is left to the synthetic-input path. set_value and insert_text go through the
+// routes of atspi_value_routes.h, which read their effect back.
 //
 // An element is found again from its key ("<bus name>|<object path>"); the bus name must still
 // belong to the window's pid, and an object that is gone is element_not_found. Every operation
@@ -11,6 +12,7 @@
 
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_message.h"
+#include "backend/linux/atspi/atspi_value_routes.h"
 #include "core/backend/actuator.h"
 
 namespace nd_linux {
@@ -39,18 +41,10 @@ public:
 
 private:
     // What an operation needs to know of the live object, read in one round trip.
-    struct Live {
-        ObjectRef ref;
-        std::uint32_t role = 0;
-        AtspiStates states;
-        std::uint32_t interfaces = 0;
-        ObjectRef parent;
-        std::int32_t index_in_parent = -1;
-    };
+    using Live = LiveObject;
     nd_core::Result<ObjectRef> resolve(const nd_core::WindowInfo&, const nd_core::Element&, Deadline);
     nd_core::Result<Live> live(const nd_core::WindowInfo&, const nd_core::Element&, Deadline);
     nd_core::Result<bool> secure(const Live&, Deadline);
-    nd_core::Result<std::vector<std::string>> live_action_names(const ObjectRef&, Deadline);
     nd_core::Result<void> expect_true(const Method&, const ArgWriter&, Deadline);
 
     AtspiBus& m_bus;

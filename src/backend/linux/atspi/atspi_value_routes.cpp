@@ -1,0 +1,416 @@
+#include "backend/linux/atspi/atspi_value_routes.h"
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_names.h"
+#include "core/act_actions.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <thread>
+
+namespace nd_linux {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+namespace {
+
+// How long a route waits for its effect to read back. Gecko carries the call to the page's
+// process and back, and a loaded machine is slow; a value that has not changed in a second
+// will not change.
+constexpr std::chrono::milliseconds READBACK_WAIT{1000};
+constexpr std::chrono::milliseconds READBACK_POLL{20};
+// A select with more options than this is not searched.
+constexpr std::size_t MAX_OPTIONS = 2000;
+
+constexpr const char* TYPE_IN_TAKEOVER =
+    "a foreground type_text in a takeover session may work (to replace the text, clear it first: a foreground "
+    "click, hotkey ctrl+a, press_key BackSpace)";
+constexpr const char* PICK_IN_TAKEOVER =
+    "foreground clicks on the select and then on its option in a takeover session may work";
+
+ArgWriter get_property(const char* iface, const char* property)
+{
+    return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
+}
+
+std::int32_t utf8_length(std::string_view s)
+{
+    std::int32_t n = 0;
+    for (char c : s)
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+            ++n;
+    return n;
+}
+
+bool same_number(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(a)); }
+
+// The error of a kind that this app gives no working headless route, with the takeover's act.
+nd_core::Error no_route(EditKind kind, std::string_view role, std::string_view why, const char* takeover)
+{
+    nd_core::Error err(ErrorCode::action_failed, "the element is a " + std::string(edit_kind_name(kind)) + " field (" +
+                                                     std::string(role) + ") and this app offers no headless route to write it: " +
+                                                     std::string(why));
+    err.escalation_reason = takeover;
+    return err;
+}
+
+bool is_option_container(std::string_view role)
+{
+    return role == "menu" || role == "list" || role == "list_box" || role == "popup_menu";
+}
+
+} // namespace
+
+EditKind edit_kind(const LiveObject& o)
+{
+    const auto role = atspi_role_name(o.role);
+    const bool editable = o.states.has(ATSPI_STATE_EDITABLE);
+    if (role == "date_editor")
+        return EditKind::date;
+    if (is_value_role(o.role) && (o.interfaces & IF_VALUE))
+        return EditKind::number;
+    if ((role == "combo_box" || role == "list_box") && !editable)
+        return EditKind::choice;
+    // Gecko puts EditableText on every text container, buttons included: only an editable one,
+    // or a text role, is a text field.
+    if (editable || ((o.interfaces & IF_EDITABLE_TEXT) && is_text_role(o.role)))
+        return EditKind::text;
+    return EditKind::none;
+}
+
+std::string_view edit_kind_name(EditKind kind)
+{
+    switch (kind) {
+    case EditKind::number: return "number";
+    case EditKind::choice: return "select";
+    case EditKind::date: return "date";
+    case EditKind::text: return "text";
+    case EditKind::none: return "non-editable";
+    }
+    return "non-editable";
+}
+
+nd_core::Result<std::vector<std::string>> live_action_names(AtspiBus& bus, const ObjectRef& ref, Deadline deadline)
+{
+    auto reply = TRY(bus.call({ref.bus, ref.path, IFACE_ACTION, "GetActions"}, {}, deadline));
+    std::vector<std::string> names;
+    if (read_action_names(reply.get(), names) < 0)
+        return make_error(ErrorCode::action_failed, "GetActions sent a malformed list");
+    AtspiBatch batch(bus, deadline);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!names[i].empty())
+            continue;
+        batch.add({ref.bus, ref.path, IFACE_ACTION, "GetName"},
+                  [i](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(i)); },
+                  [&names, i](const Reply& r) {
+                      if (r.ok())
+                          (void)read_string(r.message, names[i]);
+                  });
+    }
+    TRY_VOID(batch.run());
+    return names;
+}
+
+nd_core::Result<bool> ValueRoutes::call_bool(const Method& method, const ArgWriter& args)
+{
+    auto reply = TRY(m_bus.call(method, args, m_deadline));
+    int ok = 0;
+    if (sd_bus_message_read_basic(reply.get(), 'b', &ok) < 0)
+        return make_error(ErrorCode::action_failed, std::string(method.member) + " sent no answer");
+    return ok != 0;
+}
+
+nd_core::Result<bool> ValueRoutes::settle(const std::function<nd_core::Result<bool>()>& check)
+{
+    const auto until = std::min(m_deadline, Clock::now() + READBACK_WAIT);
+    for (;;) {
+        if (TRY(check()))
+            return true;
+        if (Clock::now() + READBACK_POLL >= until)
+            return false;
+        std::this_thread::sleep_for(READBACK_POLL);
+    }
+}
+
+nd_core::Result<double> ValueRoutes::read_number(const ObjectRef& ref)
+{
+    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_VALUE, "CurrentValue"),
+                                m_deadline));
+    double number = 0;
+    if (read_variant_double(reply.get(), number) < 0)
+        return make_error(ErrorCode::action_failed, "the element's value is not a number");
+    return number;
+}
+
+nd_core::Result<std::string> ValueRoutes::read_text(const ObjectRef& ref)
+{
+    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_TEXT, "GetText"},
+                                [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); }, m_deadline));
+    std::string text;
+    if (read_string(reply.get(), text) < 0)
+        return make_error(ErrorCode::action_failed, "the element's text could not be read");
+    return text;
+}
+
+nd_core::Result<void> ValueRoutes::set(const LiveObject& o, std::string_view value)
+{
+    const EditKind kind = edit_kind(o);
+    switch (kind) {
+    case EditKind::number:
+        return set_number(o, value);
+    case EditKind::choice:
+        return set_choice(o, value);
+    case EditKind::text:
+        return set_text(o, value);
+    case EditKind::date: {
+        // No engine here writes a date headless: Chromium's day, month and year fields ignore
+        // Value and the field has no EditableText; Gecko's EditableText on it changes nothing.
+        // An EditableText is still tried, for an engine that does better.
+        if (o.interfaces & IF_EDITABLE_TEXT) {
+            auto done = set_text(o, value);
+            if (done || done.error().code != ErrorCode::action_failed)
+                return done;
+        }
+        return no_route(kind, atspi_role_name(o.role),
+                        "its day, month and year fields ignore Value and it takes no text through EditableText",
+                        TYPE_IN_TAKEOVER);
+    }
+    case EditKind::none:
+        break;
+    }
+    return make_error(ErrorCode::action_failed,
+                      "the element (" + std::string(atspi_role_name(o.role)) + ") takes neither text nor a value");
+}
+
+nd_core::Result<void> ValueRoutes::set_number(const LiveObject& o, std::string_view value)
+{
+    double number = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number))
+        return make_error(ErrorCode::invalid_arguments, "the element takes a number");
+    const ObjectRef& ref = o.ref;
+    TRY_VOID(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Set"},
+                        [number](sd_bus_message* m) {
+                            return sd_bus_message_append(m, "ssv", IFACE_VALUE, "CurrentValue", "d", number);
+                        },
+                        m_deadline));
+    double got = 0;
+    bool matched = TRY(settle([&]() -> nd_core::Result<bool> {
+        got = TRY(read_number(ref));
+        return same_number(got, number);
+    }));
+    if (matched)
+        return {};
+    nd_core::Error err(ErrorCode::action_failed, "the app took Value.CurrentValue but reads back " + format_number(got) +
+                                                     " (outside its range or step, or a field that ignores Value)");
+    err.escalation_reason = TYPE_IN_TAKEOVER;
+    return err;
+}
+
+nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_view value)
+{
+    const auto role = atspi_role_name(o.role);
+    if (!(o.interfaces & IF_EDITABLE_TEXT))
+        return no_route(EditKind::text, role, "it has no EditableText interface (Chromium offers none on web text fields)",
+                        TYPE_IN_TAKEOVER);
+    const ObjectRef& ref = o.ref;
+    const bool readable = o.interfaces & IF_TEXT;
+    std::string before;
+    if (readable)
+        before = TRY(read_text(ref));
+    std::string copy(value);
+    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
+                       [&copy](sd_bus_message* m) { return sd_bus_message_append(m, "s", copy.c_str()); }))) {
+        nd_core::Error err(ErrorCode::action_failed, "EditableText.SetTextContents was refused by the app");
+        err.escalation_reason = TYPE_IN_TAKEOVER;
+        return err;
+    }
+    if (!readable)
+        return {};
+    std::string got;
+    bool matched = TRY(settle([&]() -> nd_core::Result<bool> {
+        got = TRY(read_text(ref));
+        return got == value;
+    }));
+    if (matched)
+        return {};
+    if (got == before)
+        return no_route(EditKind::text, role,
+                        "it took EditableText.SetTextContents but its text did not change (Gecko's EditableText does "
+                        "nothing on web text fields)",
+                        TYPE_IN_TAKEOVER);
+    return make_error(ErrorCode::action_failed,
+                      "the element's text changed but reads back different from the value (a length limit or filter "
+                      "of the field?)");
+}
+
+nd_core::Result<std::vector<ValueRoutes::Option>> ValueRoutes::options(const LiveObject& o)
+{
+    // A select's options are its children (a list box) or the children of the popup it holds
+    // (Chromium and Gecko: combo_box > menu > menu_item; GTK3: combo_box > menu > menu_item).
+    struct Child {
+        ObjectRef ref;
+        std::uint32_t role = 0;
+        std::vector<ObjectRef> children;
+    };
+    std::vector<ObjectRef> top;
+    auto reply = TRY(m_bus.call({o.ref.bus, o.ref.path, IFACE_ACCESSIBLE, "GetChildren"}, {}, m_deadline));
+    if (read_refs(reply.get(), top) < 0)
+        return make_error(ErrorCode::action_failed, "GetChildren sent a malformed list");
+    if (top.size() > MAX_OPTIONS)
+        top.resize(MAX_OPTIONS);
+    std::vector<Child> children(top.size());
+    AtspiBatch batch(m_bus, m_deadline);
+    for (std::size_t i = 0; i < top.size(); ++i) {
+        children[i].ref = top[i];
+        const ObjectRef& ref = children[i].ref;
+        batch.add({ref.bus, ref.path, IFACE_ACCESSIBLE, "GetRole"}, {}, [&children, i](const Reply& r) {
+            if (r.ok())
+                (void)sd_bus_message_read_basic(r.message, 'u', &children[i].role);
+        });
+        batch.add({ref.bus, ref.path, IFACE_ACCESSIBLE, "GetChildren"}, {}, [&children, i](const Reply& r) {
+            if (r.ok())
+                (void)read_refs(r.message, children[i].children);
+        });
+    }
+    TRY_VOID(batch.run());
+    std::vector<Option> out;
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        const auto& child = children[i];
+        if (is_option_container(atspi_role_name(child.role)) && !child.children.empty()) {
+            for (std::size_t k = 0; k < child.children.size() && out.size() < MAX_OPTIONS; ++k)
+                out.push_back({child.children[k], child.ref, static_cast<std::int32_t>(k), {}, false});
+        } else if (out.size() < MAX_OPTIONS) {
+            out.push_back({child.ref, o.ref, static_cast<std::int32_t>(i), {}, false});
+        }
+    }
+    AtspiBatch facts(m_bus, m_deadline);
+    for (auto& option : out) {
+        facts.add({option.ref.bus, option.ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Name"),
+                  [&option](const Reply& r) {
+                      if (r.ok())
+                          (void)read_string_variant(r.message, option.name);
+                  });
+        facts.add({option.ref.bus, option.ref.path, IFACE_ACCESSIBLE, "GetState"}, {}, [&option](const Reply& r) {
+            AtspiStates states;
+            if (r.ok() && read_states(r.message, states) >= 0)
+                option.selected = states.has(ATSPI_STATE_SELECTED);
+        });
+    }
+    TRY_VOID(facts.run());
+    return out;
+}
+
+nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_view value)
+{
+    auto all = TRY(options(o));
+    auto it = std::find_if(all.begin(), all.end(), [&](const Option& option) { return option.name == value; });
+    if (it == all.end())
+        return make_error(ErrorCode::invalid_arguments, "none of the select's " + std::to_string(all.size()) +
+                                                            " options is named exactly as the value");
+    if (it->selected)
+        return {};
+    const Option option = *it;
+    auto selected = [&]() -> nd_core::Result<bool> {
+        auto reply = TRY(m_bus.call({option.ref.bus, option.ref.path, IFACE_ACCESSIBLE, "GetState"}, {}, m_deadline));
+        AtspiStates states;
+        if (read_states(reply.get(), states) < 0)
+            return make_error(ErrorCode::action_failed, "GetState sent a malformed set");
+        return states.has(ATSPI_STATE_SELECTED);
+    };
+    // Gecko selects through the popup's Selection; Chromium refuses SelectChild there (false)
+    // and selects through the option's own action ("select"). Selection first: a refusal is quick.
+    const std::int32_t index = option.index;
+    auto took = m_bus.call({option.container.bus, option.container.path, IFACE_SELECTION, "SelectChild"},
+                           [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, m_deadline);
+    int ok = 0;
+    if (took && sd_bus_message_read_basic(took->get(), 'b', &ok) >= 0 && ok && TRY(settle(selected)))
+        return {};
+    auto names = live_action_names(m_bus, option.ref, m_deadline);
+    if (names) {
+        if (auto choice = nd_core::choose_action(nd_core::ActKind::click, *names)) {
+            auto at = std::find(names->begin(), names->end(), choice->action);
+            const auto action = static_cast<std::int32_t>(at - names->begin());
+            if (TRY(call_bool({option.ref.bus, option.ref.path, IFACE_ACTION, "DoAction"},
+                              [action](sd_bus_message* m) { return sd_bus_message_append(m, "i", action); })) &&
+                TRY(settle(selected)))
+                return {};
+        }
+    }
+    return no_route(EditKind::choice, atspi_role_name(o.role),
+                    "neither the popup's Selection.SelectChild nor the option's own action selected it", PICK_IN_TAKEOVER);
+}
+
+nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view text)
+{
+    const auto role = atspi_role_name(o.role);
+    if (!(o.interfaces & IF_EDITABLE_TEXT))
+        return no_route(EditKind::text, role, "it has no EditableText interface (Chromium offers none on web text fields)",
+                        TYPE_IN_TAKEOVER);
+    const ObjectRef& ref = o.ref;
+    const bool readable = o.interfaces & IF_TEXT;
+    std::int32_t caret = -1, count = -1;
+    std::string before;
+    if (readable) {
+        AtspiBatch batch(m_bus, m_deadline);
+        batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TEXT, "CaretOffset"),
+                  [&](const Reply& r) {
+                      if (r.ok())
+                          (void)sd_bus_message_read(r.message, "v", "i", &caret);
+                  });
+        batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TEXT, "CharacterCount"),
+                  [&](const Reply& r) {
+                      if (r.ok())
+                          (void)sd_bus_message_read(r.message, "v", "i", &count);
+                  });
+        TRY_VOID(batch.run());
+        before = TRY(read_text(ref));
+    }
+    // At the caret when there is one, else at the end (G_MAXINT-like offsets clamp in toolkits,
+    // but a known count is exact).
+    std::int32_t position = caret >= 0 ? caret : (count >= 0 ? count : INT32_MAX);
+    std::string copy(text);
+    std::int32_t length = utf8_length(text);
+    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
+                       [position, &copy, length](sd_bus_message* m) {
+                           return sd_bus_message_append(m, "isi", position, copy.c_str(), length);
+                       }))) {
+        nd_core::Error err(ErrorCode::action_failed, "EditableText.InsertText was refused by the app");
+        err.escalation_reason = TYPE_IN_TAKEOVER;
+        return err;
+    }
+    if (!readable || text.empty())
+        return {};
+    // The inserted text may be filtered or cut by the field, so only a text that did not change
+    // at all counts as not taken.
+    if (TRY(settle([&]() -> nd_core::Result<bool> { return TRY(read_text(ref)) != before; })))
+        return {};
+    return no_route(EditKind::text, role,
+                    "it took EditableText.InsertText but its text did not change (Gecko's EditableText does nothing "
+                    "on web text fields)",
+                    TYPE_IN_TAKEOVER);
+}
+
+nd_core::Result<std::string> ValueRoutes::read(const LiveObject& o)
+{
+    switch (edit_kind(o)) {
+    case EditKind::number:
+        return format_number(TRY(read_number(o.ref)));
+    case EditKind::choice: {
+        auto all = TRY(options(o));
+        for (const auto& option : all)
+            if (option.selected)
+                return option.name;
+        return std::string();
+    }
+    default:
+        break;
+    }
+    if ((o.interfaces & IF_TEXT) && (is_text_role(o.role) || (o.interfaces & IF_EDITABLE_TEXT)))
+        return read_text(o.ref);
+    return std::string();
+}
+
+} // namespace nd_linux

@@ -1,0 +1,83 @@
+#pragma once
+
+// The headless routes that write an element's value (set_value) or add to its text (type_text),
+// chosen by the kind of element, each read back before it counts.
+//
+// Engines differ more here than anywhere else: GTK3 writes text through EditableText; Chromium
+// offers no EditableText at all on web text fields, and Gecko offers one whose calls answer true
+// and change nothing. So a call the app accepted proves nothing: every route reads the value back
+// (polling briefly, since Gecko answers across processes) and succeeds only when it matches. A
+// kind with no route that works fails with action_failed, saying which kind and that this app
+// has no headless route for it, and recommends the foreground act of a takeover (escalation).
+// docs/linux-atspi.md has the table of kinds, routes and engines.
+
+#include "backend/linux/atspi/atspi_bus.h"
+#include "backend/linux/atspi/atspi_message.h"
+#include "core/result.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace nd_linux {
+
+// What an operation knows of the live object, read in one round trip (AtspiActuator::live).
+struct LiveObject {
+    ObjectRef ref;
+    std::uint32_t role = 0;
+    AtspiStates states;
+    std::uint32_t interfaces = 0;
+    ObjectRef parent;
+    std::int32_t index_in_parent = -1;
+};
+
+// The kinds of element set_value tells apart; each has its own chain of routes.
+enum class EditKind {
+    number, // a value role with Value: sliders, spin buttons, <input type=number|range>
+    choice, // a select: combo_box or list_box whose options are its (grand)children
+    date,   // date_editor: <input type=date>
+    text,   // an editable text field: entries, textareas, contenteditable
+    none,
+};
+EditKind edit_kind(const LiveObject&);
+std::string_view edit_kind_name(EditKind);
+
+// The object's action names: Action.GetActions, then Action.GetName for each name it left empty
+// (Chromium's localized names are all empty).
+nd_core::Result<std::vector<std::string>> live_action_names(AtspiBus&, const ObjectRef&, Deadline);
+
+class ValueRoutes {
+public:
+    ValueRoutes(AtspiBus& bus, Deadline deadline) : m_bus(bus), m_deadline(deadline) {}
+
+    // Writes `value` by the first route of the element's kind whose read-back matches.
+    nd_core::Result<void> set(const LiveObject&, std::string_view value);
+    // Inserts `text` at the caret (else at the end) through EditableText and checks that the text
+    // changed.
+    nd_core::Result<void> insert(const LiveObject&, std::string_view text);
+    // The value as set compares it: a number, the text, or the selected option's name.
+    nd_core::Result<std::string> read(const LiveObject&);
+
+private:
+    struct Option {
+        ObjectRef ref;
+        ObjectRef container;
+        std::int32_t index = -1;
+        std::string name;
+        bool selected = false;
+    };
+    nd_core::Result<void> set_number(const LiveObject&, std::string_view value);
+    nd_core::Result<void> set_text(const LiveObject&, std::string_view value);
+    nd_core::Result<void> set_choice(const LiveObject&, std::string_view value);
+    nd_core::Result<std::vector<Option>> options(const LiveObject&);
+    nd_core::Result<double> read_number(const ObjectRef&);
+    nd_core::Result<std::string> read_text(const ObjectRef&);
+    nd_core::Result<bool> call_bool(const Method&, const ArgWriter&);
+    // Polls `check` until it holds or the read-back wait ends; false when it never held.
+    nd_core::Result<bool> settle(const std::function<nd_core::Result<bool>()>& check);
+
+    AtspiBus& m_bus;
+    Deadline m_deadline;
+};
+
+} // namespace nd_linux
