@@ -49,8 +49,9 @@ protected:
         }
     }
 
-    // A fresh read once the page's row of `role` named `name` is in it (the document loads late)
-    // and the page held still for two reads (Gecko adds rows for a while after the first ones).
+    // A fresh read once the page's row of `role` named `name` is in it with its actions (the
+    // document loads late; Gecko's page rows come without actions for a moment after that) and
+    // the page held still for two reads (Gecko adds rows for a while after the first ones).
     json read_with(const std::string& role, const std::string& name)
     {
         json all;
@@ -61,7 +62,8 @@ protected:
                 const auto rows = all["elements"].size();
                 const bool still = rows == last;
                 last = rows;
-                return still && !find_row(all, role, name).is_null();
+                const auto row = find_row(all, role, name);
+                return still && !row.is_null() && !row["actions"].empty();
             },
             std::chrono::seconds(15));
         return all;
@@ -227,7 +229,7 @@ protected:
     // foreground click in a takeover.
     void click_without_action_fails()
     {
-        auto all = read_with("heading", "Controls");
+        auto all = read_with("push_button", "Save");
         json target;
         bool in_page = false;
         for (const auto& row : all["elements"]) {

@@ -79,7 +79,7 @@ TEST_F(ChromiumActs, HeadlessClickOnEachControlChangesThePage)
 TEST_F(ChromiumActs, ClickOnAHeadingRunsDoDefaultAndRecommendsTakeover)
 {
     open("controls.html", 40);
-    auto all = read_with("heading", "Controls");
+    auto all = read_with("push_button", "Save");
     auto heading = find_row(all, "heading", "Controls");
     ASSERT_FALSE(heading.is_null());
     EXPECT_EQ(heading["actions"][0], "doDefault");
