@@ -24,9 +24,10 @@ std::vector<ActActions> build_table()
         .name = "click",
         .used_by = "click; double_click's fallback; shuttle press and act action",
         // GTK3 "click" before "press": a GTK3 button's "press" alone would leave it pressed.
-        // Chromium and Gecko name the default action by its verb; Qt "Press" and "Toggle".
-        .names = {"click", "press", "activate", "toggle", "check", "uncheck", "jump", "open", "select",
-            "switch", "expand", "collapse", "click_ancestor", "clickancestor"},
+        // Chromium and Gecko name the default action by its verb; Qt "Press" and "Toggle". Gecko
+        // also says "cycle" (a mixed check box) and "close" (an open select).
+        .names = {"click", "press", "activate", "toggle", "check", "uncheck", "cycle", "jump", "open", "close",
+            "select", "switch", "expand", "collapse", "click_ancestor", "clickancestor"},
         .default_fallback = true,
     });
     table.push_back({

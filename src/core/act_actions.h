@@ -3,7 +3,8 @@
 // Which of an element's own actions a semantic act runs headless: one table for every toolkit.
 //
 // Toolkits name the same act differently: GTK3 "click", Chromium its default action verb ("press",
-// "check", "jump", "open", "clickAncestor", plus "showContextMenu"), Gecko "click ancestor", Qt
+// "check", "jump", "open", "clickAncestor", plus "showContextMenu"), Gecko its own verbs ("press",
+// "check", "select", "open", "close", "expand", "switch", "activate", "click", "clickAncestor"), Qt
 // "Press", "Toggle", "ShowMenu", "SetFocus". The driver's click, double_click and right_click and the
 // desk's press and act all choose from this table, so a toolkit learned once works everywhere.
 // Names compare case-insensitively with '-', '_' and ' ' alike (same_action_name).

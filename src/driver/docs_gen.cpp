@@ -90,7 +90,10 @@ std::string act_actions_markdown()
                       "A headless act runs one of the element's own actions, chosen by name: the first name of its "
                       "row that the element has, in the row's order. Names compare without case and with `-`, `_` "
                       "and ` ` alike (`click-ancestor` = `Click Ancestor`). Chromium and Gecko name an element's "
-                      "default action by its verb, GTK3 says `click`, Qt `Press` and `Toggle`.\n\n"
+                      "default action by its verb, each its own: a radio is `check` in Chromium and `select` in "
+                      "Gecko, a `<summary>` `clickAncestor` and `expand`; Gecko also says `cycle` (a mixed check box), "
+                      "`close` (an open select), `switch` (a browser tab) and `click` (an element with a click "
+                      "listener). GTK3 says `click`, Qt `Press` and `Toggle`.\n\n"
                       "| act | used by | names, in order | else |\n|---|---|---|---|\n";
     for (const auto& row : nd_core::act_action_table()) {
         std::string names;

@@ -44,6 +44,27 @@ TEST(ActActions, ClickRunsEachToolkitsOwnName)
     EXPECT_EQ(chosen(ActKind::click, {"expand", "showContextMenu"}), "expand");     // Chromium <summary>
 }
 
+// Gecko (Firefox ESR), as GetName answers: one action per element, its verb.
+TEST(ActActions, ClickRunsGeckosNames)
+{
+    EXPECT_EQ(chosen(ActKind::click, {"press"}), "press");       // button, toggle button, tab
+    EXPECT_EQ(chosen(ActKind::click, {"check"}), "check");       // check box
+    EXPECT_EQ(chosen(ActKind::click, {"uncheck"}), "uncheck");   // checked check box
+    EXPECT_EQ(chosen(ActKind::click, {"cycle"}), "cycle");       // mixed check box
+    EXPECT_EQ(chosen(ActKind::click, {"select"}), "select");     // radio, <option>
+    EXPECT_EQ(chosen(ActKind::click, {"jump"}), "jump");         // link
+    EXPECT_EQ(chosen(ActKind::click, {"open"}), "open");         // <select>
+    EXPECT_EQ(chosen(ActKind::click, {"close"}), "close");       // open <select>
+    EXPECT_EQ(chosen(ActKind::click, {"expand"}), "expand");     // <summary>
+    EXPECT_EQ(chosen(ActKind::click, {"collapse"}), "collapse"); // open <summary>
+    EXPECT_EQ(chosen(ActKind::click, {"switch"}), "switch");     // browser tab
+    EXPECT_EQ(chosen(ActKind::click, {"activate"}), "activate"); // address bar
+    EXPECT_EQ(chosen(ActKind::click, {"click"}), "click");       // an element with a click listener
+    EXPECT_EQ(chosen(ActKind::click, {"clickAncestor"}), "clickAncestor");
+    EXPECT_EQ(chosen(ActKind::click, {}), "-");                  // heading, paragraph, document
+    EXPECT_EQ(chosen(ActKind::right_click, {"press"}), "-");     // Gecko offers no context-menu action
+}
+
 TEST(ActActions, GtkClickWinsOverItsPress)
 {
     // A GTK3 button's "press" alone would leave it pressed: the table's order decides, not the element's.

@@ -241,7 +241,9 @@ nd_core::Result<std::vector<std::string>> AtspiActuator::key_bindings(const std:
             const char* name = nullptr;
             const char* description = nullptr;
             const char* keys = nullptr;
-            if (sd_bus_message_read(r.message, "(sss)", &name, &description, &keys) > 0 && keys)
+            // Gecko's ";;" (GTK's "mnemonic;sequence;shortcut", all empty) is no binding.
+            if (sd_bus_message_read(r.message, "(sss)", &name, &description, &keys) > 0 && keys &&
+                std::string_view(keys).find_first_not_of(';') != std::string_view::npos)
                 out[i] = cut_utf8(keys, 256);
         });
     }

@@ -175,8 +175,15 @@ int read_action_names(sd_bus_message* m, std::vector<std::string>& out)
     const char* name = nullptr;
     const char* description = nullptr;
     const char* keys = nullptr;
-    while ((r = sd_bus_message_read(m, "(sss)", &name, &description, &keys)) > 0)
-        out.push_back(cut_utf8(name ? name : "", 256));
+    while ((r = sd_bus_message_read(m, "(sss)", &name, &description, &keys)) > 0) {
+        std::string_view n = name ? name : "";
+        // Gecko answers every field with the key binding (";;", GTK's "mnemonic;sequence;shortcut"
+        // with all three empty): that is no name. Left empty, the real one is asked of GetName(i),
+        // as for Chromium's empty localized names.
+        if ((keys && n == keys) || n.find_first_not_of(';') == std::string_view::npos)
+            n = {};
+        out.push_back(cut_utf8(n, 256));
+    }
     if (r < 0)
         return r;
     return sd_bus_message_exit_container(m);

@@ -33,6 +33,11 @@ namespace {
 
 int append_u(sd_bus_message* m, std::uint32_t u) { return sd_bus_message_append(m, "u", u); }
 
+// Gecko keeps a paragraph's or a status line's text in the object itself (Text), where Chromium
+// and GTK add a named static text child: a nameless leaf with Text would read as an empty row, so
+// its text is read as its value. Leaves only: a container's text mixes its children in (U+FFFC).
+template <typename Node> bool text_leaf(const Node& n) { return n.props.child_count == 0 && n.props.name.empty(); }
+
 } // namespace
 
 TreeWalk::TreeWalk(AtspiBus& bus, const nd_core::ReadLimits& limits, Deadline deadline,
@@ -215,7 +220,7 @@ void TreeWalk::fetch_value(int index)
                         if (r.ok() && read_variant_double(r.message, v) >= 0)
                             store(format_number(v));
                     });
-    } else if (is_text_role(n.role) && (n.interfaces & IF_TEXT)) {
+    } else if ((n.interfaces & IF_TEXT) && (is_text_role(n.role) || text_leaf(n))) {
         m_batch.add({n.ref.bus, n.ref.path, IFACE_TEXT, "GetText"},
                     [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); },
                     [store](const Reply& r) {

@@ -1,0 +1,92 @@
+// Headless clicks in Firefox ESR (Gecko) on fixtures/web/controls.html: the same controls and the
+// same read-backs as the Chromium test (browser_acts.h). Gecko names its actions by their verb too,
+// but its own: a button "press", a check box "check", a radio "select", a select "open", a summary
+// "expand", an ARIA item with a click listener "click". Gecko turns its accessibility on because an
+// AT-SPI client is present (GNOME_ACCESSIBILITY=1 as well, from the test desktop).
+
+#include "browser_acts.h"
+
+#include <fstream>
+#include <map>
+
+namespace {
+
+using nd_test::json;
+
+class FirefoxActs : public nd_test::BrowserActs {
+protected:
+    void open(const char* page, int min_elements)
+    {
+        m_app_label = "firefox";
+        // Gecko's select "open" and its option's "select" answer true and change nothing: the
+        // popup lives in the browser's chrome, and opened here only from the keyboard (Alt+Down).
+        m_select_works = false;
+        open_browser("firefox-esr", page, min_elements,
+            [](const std::string& profile, const std::string& url) {
+                return std::vector<std::string>{"firefox-esr", "--profile", profile, "--no-remote", "--new-instance",
+                    "--width", "1000", "--height", "800", url};
+            },
+            [](const std::string& profile) {
+                // No first-run, default-browser or telemetry pages: the test's page is the only tab.
+                std::ofstream prefs(profile + "/user.js");
+                for (const char* pref : {"\"browser.shell.checkDefaultBrowser\", false",
+                         "\"browser.startup.homepage_override.mstone\", \"ignore\"",
+                         "\"startup.homepage_welcome_url\", \"\"", "\"browser.aboutwelcome.enabled\", false",
+                         "\"datareporting.policy.dataSubmissionEnabled\", false",
+                         "\"toolkit.telemetry.reportingpolicy.firstRun\", false",
+                         "\"browser.newtabpage.enabled\", false", "\"browser.startup.page\", 0",
+                         "\"app.update.enabled\", false", "\"extensions.update.enabled\", false",
+                         "\"browser.tabs.warnOnClose\", false", "\"browser.sessionstore.resume_from_crash\", false"})
+                    prefs << "user_pref(" << pref << ");\n";
+            },
+            {"GNOME_ACCESSIBILITY=1", "MOZ_CRASHREPORTER_DISABLE=1"});
+    }
+};
+
+// Every row with actions names them (Gecko fills GetActions' names; nothing is left empty), with
+// Gecko's own verbs. Also prints how long a whole read of the page takes.
+TEST_F(FirefoxActs, ReadsGeckosActionNames)
+{
+    open("controls.html", 40);
+    auto all = read_with("push_button", "Save");
+    std::map<std::string, std::string> first; // role "name" -> its first action
+    for (const auto& row : all["elements"]) {
+        if (row["actions"].empty())
+            continue;
+        for (const auto& a : row["actions"])
+            EXPECT_NE(a.get<std::string>(), "") << row["role"] << " \"" << row["name"] << "\"";
+        first[row["role"].get<std::string>() + " \"" + row["name"].get<std::string>() + "\""] = row["actions"][0];
+    }
+    EXPECT_EQ(first["push_button \"Save\""], "press");
+    EXPECT_EQ(bold(all)["actions"][0], "press");
+    EXPECT_EQ(first["check_box \"Subscribe\""], "check");
+    EXPECT_EQ(first["radio_button \"Large\""], "select");
+    EXPECT_EQ(first["link \"Next section\""], "jump");
+    EXPECT_EQ(first["combo_box \"Size\""], "open");
+    EXPECT_EQ(first["push_button \"More options\""], "expand");
+    EXPECT_EQ(first["menu_item \"Paste\""], "click");
+    EXPECT_EQ(first["menu_item \"Two\""], "select");
+    EXPECT_EQ(first["page_tab \"Grid view\""], "press");
+    EXPECT_EQ(first["tree_item \"Documents\""], "click");
+    EXPECT_EQ(first["entry \"Notes\""], "click");
+    // The browser's own chrome: a browser tab switches.
+    EXPECT_EQ(first["page_tab \"Controls fixture\""], "switch");
+    for (const auto& [row, action] : first)
+        std::printf("firefox action: %s -> %s\n", row.c_str(), action.c_str());
+    EXPECT_EQ(status_of(all), "Ready") << "a text leaf's text is its value";
+    EXPECT_GT(median_read_ms(7), 0.0);
+}
+
+TEST_F(FirefoxActs, HeadlessClickOnEachControlChangesThePage)
+{
+    open("controls.html", 40);
+    click_every_role();
+}
+
+TEST_F(FirefoxActs, ClickOnAnElementWithoutActionsFailsAndRecommendsTakeover)
+{
+    open("controls.html", 40);
+    click_without_action_fails();
+}
+
+} // namespace
