@@ -190,7 +190,11 @@ nd_core::Result<void> AtspiActuator::set_value(const nd_core::WindowInfo& window
     if (TRY(secure(object, deadline)))
         return make_error(ErrorCode::secure_field_refused, "the element is a secure field");
     const ObjectRef& ref = object.ref;
-    if (is_value_role(object.role) && (object.interfaces & IF_VALUE)) {
+    // A spreadsheet cell (LibreOffice Calc's) offers Value and Text but no EditableText: headless,
+    // it takes a number only.
+    const bool value_route = (object.interfaces & IF_VALUE) &&
+                             (is_value_role(object.role) || !(object.interfaces & IF_EDITABLE_TEXT));
+    if (value_route) {
         double number = 0;
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
         if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number))
@@ -277,7 +281,9 @@ nd_core::Result<std::string> AtspiActuator::read_value(const nd_core::WindowInfo
             return make_error(ErrorCode::action_failed, "the element's value is not a number");
         return format_number(number);
     }
-    if ((object.interfaces & IF_TEXT) && (is_text_role(object.role) || (object.interfaces & IF_EDITABLE_TEXT))) {
+    // Text shows what a cell with a Value shows ("42.5", a date as formatted), so it is read first.
+    if ((object.interfaces & IF_TEXT) &&
+        (is_text_role(object.role) || (object.interfaces & (IF_EDITABLE_TEXT | IF_VALUE)))) {
         auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_TEXT, "GetText"},
                                     [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); }, deadline));
         std::string text;

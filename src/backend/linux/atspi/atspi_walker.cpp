@@ -1,6 +1,7 @@
 #include "backend/linux/atspi/atspi_walker.h"
 
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_visible_part.h"
 
 namespace nd_linux {
 
@@ -22,6 +23,8 @@ struct TreeWalk::Node {
     int pending_facts = 0;
     bool gone = false;
     bool secure = false;
+    bool visible_child = false; // one of the visible part of a container that manages its descendants
+    nd_core::ManagedChildren managed;
 
     nd_core::Frame frame;
     bool has_frame = false;
@@ -154,10 +157,25 @@ void TreeWalk::facts_arrived(int index)
         });
     fetch_value(index);
 
+    // A container that makes its children on demand (a Calc sheet reports 2^31-1) is never
+    // enumerated, not even through the cache (which reports -1 children for it): only the part on
+    // screen is read (atspi_visible_part.h).
+    const bool managed = manages_descendants(n.states, n.props.child_count);
+    if (managed)
+        n.managed.on = true;
     if (n.props.child_count == 0)
         return;
     if (n.depth + 1 > m_limits.max_depth) {
         m_truncated = true;
+        return;
+    }
+    if (managed) {
+        if (showing(n.states))
+            read_visible_part(m_batch, n.ref, n.interfaces, [this, index](VisiblePart part) {
+                Node& node = *m_nodes[static_cast<std::size_t>(index)];
+                node.managed = part.managed;
+                add_children(index, part.children, true);
+            });
         return;
     }
     if (n.cached) {
@@ -180,7 +198,7 @@ void TreeWalk::facts_arrived(int index)
     });
 }
 
-void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids)
+void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool visible_part)
 {
     std::int32_t depth = m_nodes[static_cast<std::size_t>(index)]->depth + 1;
     for (const auto& kid : kids) {
@@ -190,6 +208,7 @@ void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids)
         if (child < 0)
             return;
         m_nodes[static_cast<std::size_t>(index)]->children.push_back(child);
+        m_nodes[static_cast<std::size_t>(child)]->visible_child = visible_part;
         start(child);
     }
 }
@@ -213,7 +232,9 @@ void TreeWalk::fetch_value(int index)
                         if (r.ok() && read_variant_double(r.message, v) >= 0)
                             store(format_number(v));
                     });
-    } else if (is_text_role(n.role) && (n.interfaces & IF_TEXT)) {
+    } else if ((is_text_role(n.role) || n.visible_child) && (n.interfaces & IF_TEXT)) {
+        // A cell of a sheet or a row of a long list shows its content as text (a Calc cell's name
+        // is its address, "A1"; its text what it shows).
         m_batch.add({n.ref.bus, n.ref.path, IFACE_TEXT, "GetText"},
                     [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); },
                     [store](const Reply& r) {
@@ -266,6 +287,7 @@ nd_core::RawTree TreeWalk::build() const
         e.parent = parent;
         e.depth = parent < 0 ? 0 : tree.elements[static_cast<std::size_t>(parent)].depth + 1;
         e.key = n.ref.key();
+        e.managed = n.managed;
         auto self = static_cast<std::int32_t>(tree.elements.size());
         if (parent >= 0)
             ++tree.elements[static_cast<std::size_t>(parent)].child_count;
