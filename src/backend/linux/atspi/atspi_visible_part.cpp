@@ -13,6 +13,34 @@ bool manages_descendants(const AtspiStates& states, std::int32_t child_count)
     return states.has(ATSPI_STATE_MANAGES_DESCENDANTS) || child_count > MAX_ENUMERATED_CHILDREN;
 }
 
+void fetch_child(AtspiBatch& batch, const ChildKey& key, std::function<void(ObjectRef)> done)
+{
+    const bool cell = key.column >= 0;
+    batch.add({key.container.bus, key.container.path, cell ? IFACE_TABLE : IFACE_ACCESSIBLE,
+               cell ? "GetAccessibleAt" : "GetChildAtIndex"},
+              [key, cell](sd_bus_message* m) {
+                  return cell ? sd_bus_message_append(m, "ii", key.row, key.column)
+                              : sd_bus_message_append(m, "i", key.row);
+              },
+              [done = std::move(done)](const Reply& r) {
+                  ObjectRef ref;
+                  if (!r.ok() || read_ref(r.message, ref) < 0)
+                      ref = {};
+                  done(ref.null() ? ObjectRef{} : ref);
+              });
+}
+
+nd_core::Result<ObjectRef> fetch_child(AtspiBus& bus, const ChildKey& key, Deadline deadline)
+{
+    AtspiBatch batch(bus, deadline);
+    ObjectRef out;
+    fetch_child(batch, key, [&out](ObjectRef ref) { out = std::move(ref); });
+    TRY_VOID(batch.run());
+    if (out.null())
+        return nd_core::make_error(nd_core::ErrorCode::element_not_found, "the container has no such child any more");
+    return out;
+}
+
 nd_core::Result<bool> any_too_many_children(AtspiBus& bus, const std::vector<ObjectRef>& containers, Deadline deadline)
 {
     if (containers.empty())
@@ -234,10 +262,21 @@ private:
 
     void finish()
     {
-        for (auto* list : {&m_headers, &m_slots})
-            for (auto& ref : *list)
-                if (!ref.null() && ref != m_ref)
-                    m_part.children.push_back(std::move(ref));
+        const auto& m = m_part.managed;
+        for (auto& ref : m_headers)
+            if (!ref.null() && ref != m_ref) {
+                m_part.children.push_back(std::move(ref));
+                m_part.keys.emplace_back();
+            }
+        const std::int32_t cols = table() ? m.last_column - m.first_column + 1 : 1;
+        for (std::size_t i = 0; i < m_slots.size(); ++i) {
+            if (m_slots[i].null() || m_slots[i] == m_ref)
+                continue;
+            const auto at = static_cast<std::int32_t>(i);
+            m_part.children.push_back(std::move(m_slots[i]));
+            m_part.keys.push_back(table() ? child_key(m_ref, m.first_row + at / cols, m.first_column + at % cols)
+                                          : child_key(m_ref, m.first_row + at, -1));
+        }
         if (m_done)
             std::exchange(m_done, nullptr)(std::move(m_part));
     }

@@ -32,9 +32,16 @@ bool manages_descendants(const AtspiStates&, std::int32_t child_count);
 // ends and leaves the app busy, so a finder must not ask such an app.
 nd_core::Result<bool> any_too_many_children(AtspiBus&, const std::vector<ObjectRef>& containers, Deadline);
 
+// The live object a child key (atspi_message.h) names now: Table.GetAccessibleAt(row, column), or
+// GetChildAtIndex(index) in a list. element_not_found when the container has no such child.
+nd_core::Result<ObjectRef> fetch_child(AtspiBus&, const ChildKey&, Deadline);
+// The same, queued on a batch; `done` gets a null reference when it failed.
+void fetch_child(AtspiBatch&, const ChildKey&, std::function<void(ObjectRef)> done);
+
 struct VisiblePart {
     nd_core::ManagedChildren managed;      // on, with the sizes and the range read
     std::vector<ObjectRef> children;        // in screen order: column headers, then cells row by row
+    std::vector<std::string> keys;          // each child's stable key (child_key), "" for a header
 };
 
 // Queues on `batch` the calls that find the visible part of `container` (which offers the

@@ -3,6 +3,8 @@
 #include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_visible_part.h"
 
+#include <algorithm>
+
 namespace nd_linux {
 
 using nd_core::ErrorCode;
@@ -25,6 +27,7 @@ struct TreeWalk::Node {
     bool secure = false;
     bool visible_child = false; // one of the visible part of a container that manages its descendants
     nd_core::ManagedChildren managed;
+    std::string stable_key; // for a visible child: where it sits (child_key), since its path changes
 
     nd_core::Frame frame;
     bool has_frame = false;
@@ -174,7 +177,15 @@ void TreeWalk::facts_arrived(int index)
             read_visible_part(m_batch, n.ref, n.interfaces, [this, index](VisiblePart part) {
                 Node& node = *m_nodes[static_cast<std::size_t>(index)];
                 node.managed = part.managed;
+                const auto first = node.children.size();
                 add_children(index, part.children, true);
+                // add_children skips duplicates: match keys by reference.
+                for (std::size_t k = first; k < node.children.size(); ++k) {
+                    Node& child = *m_nodes[static_cast<std::size_t>(node.children[k])];
+                    auto it = std::find(part.children.begin(), part.children.end(), child.ref);
+                    if (it != part.children.end())
+                        child.stable_key = part.keys[static_cast<std::size_t>(it - part.children.begin())];
+                }
             });
         return;
     }
@@ -286,7 +297,7 @@ nd_core::RawTree TreeWalk::build() const
         e.has_frame = n.has_frame;
         e.parent = parent;
         e.depth = parent < 0 ? 0 : tree.elements[static_cast<std::size_t>(parent)].depth + 1;
-        e.key = n.ref.key();
+        e.key = n.stable_key.empty() ? n.ref.key() : n.stable_key;
         e.managed = n.managed;
         auto self = static_cast<std::int32_t>(tree.elements.size());
         if (parent >= 0)
