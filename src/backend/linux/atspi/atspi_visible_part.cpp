@@ -8,9 +8,11 @@
 
 namespace nd_linux {
 
-bool manages_descendants(const AtspiStates& states, std::int32_t child_count)
+bool too_many_to_enumerate(const AtspiStates& states, std::int32_t child_count)
 {
-    return states.has(ATSPI_STATE_MANAGES_DESCENDANTS) || child_count > MAX_ENUMERATED_CHILDREN;
+    if (child_count > MAX_ENUMERATED_CHILDREN)
+        return true;
+    return states.has(ATSPI_STATE_MANAGES_DESCENDANTS) && (child_count < 0 || child_count > MAX_MANAGED_ENUMERATED);
 }
 
 void fetch_child(AtspiBatch& batch, const ChildKey& key, std::function<void(ObjectRef)> done)
@@ -52,8 +54,11 @@ nd_core::Result<bool> any_too_many_children(AtspiBus& bus, const std::vector<Obj
                   [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
                   [&too_many](const Reply& r) {
                       std::int32_t n = -1;
-                      if (r.ok() && sd_bus_message_read(r.message, "v", "i", &n) >= 0 && n >= 0 &&
-                          n <= MAX_ENUMERATED_CHILDREN)
+                      AtspiStates managing;
+                      managing.high = 0;
+                      managing.low = 1u << ATSPI_STATE_MANAGES_DESCENDANTS;
+                      if (r.ok() && sd_bus_message_read(r.message, "v", "i", &n) >= 0 &&
+                          !too_many_to_enumerate(managing, n))
                           return;
                       // A vanished object cannot hurt a search; any other answer errs towards care.
                       if (!r.ok() && dbus_error_is_gone(r.error))

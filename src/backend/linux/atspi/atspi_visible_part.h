@@ -19,15 +19,19 @@
 
 namespace nd_linux {
 
-// A container reporting more children than this is treated as managing them, whatever its states.
+// A container reporting more children than this is never enumerated, whatever its states; one
+// that manages its descendants, beyond MAX_MANAGED_ENUMERATED or when it does not say how many.
+// Below those, enumerating is finite and cheap, and the children it gives are real objects with
+// stable paths (GTK3 tree views manage descendants with a few dozen cells).
 inline constexpr std::int32_t MAX_ENUMERATED_CHILDREN = 10'000;
+inline constexpr std::int32_t MAX_MANAGED_ENUMERATED = 1'000;
 // The most children the visible part of one container may hold.
 inline constexpr std::int32_t MAX_VISIBLE_CHILDREN = 500;
 
-bool manages_descendants(const AtspiStates&, std::int32_t child_count);
+bool too_many_to_enumerate(const AtspiStates&, std::int32_t child_count);
 
-// True when one of `containers` (objects that manage their descendants) reports more than
-// MAX_ENUMERATED_CHILDREN children, or does not say how many (one pipelined ChildCount each). A
+// True when one of `containers` (objects that manage their descendants) is too_many_to_enumerate
+// by the count it reports (one pipelined ChildCount each). A
 // search the app runs itself (Collection.GetMatches) walks every child: on a Calc sheet it never
 // ends and leaves the app busy, so a finder must not ask such an app.
 nd_core::Result<bool> any_too_many_children(AtspiBus&, const std::vector<ObjectRef>& containers, Deadline);

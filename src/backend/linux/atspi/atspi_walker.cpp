@@ -160,10 +160,33 @@ void TreeWalk::facts_arrived(int index)
         });
     fetch_value(index);
 
+    // The cache says -1 children for a container that manages its descendants: its real count
+    // decides whether it may be enumerated (a GTK3 tree view's dozens of cells) or not (a Calc
+    // sheet's 2^31-1).
+    if (n.states.has(ATSPI_STATE_MANAGES_DESCENDANTS) && n.props.child_count < 0) {
+        m_batch.add({n.ref.bus, n.ref.path, IFACE_PROPERTIES, "Get"},
+                    [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
+                    [this, index](const Reply& r) {
+                        Node& node = *m_nodes[static_cast<std::size_t>(index)];
+                        if (r.ok())
+                            (void)sd_bus_message_read(r.message, "v", "i", &node.props.child_count);
+                        else if (dbus_error_is_gone(r.error))
+                            node.gone = true;
+                        if (!node.gone)
+                            fetch_children(index);
+                    });
+        return;
+    }
+    fetch_children(index);
+}
+
+void TreeWalk::fetch_children(int index)
+{
+    Node& n = *m_nodes[static_cast<std::size_t>(index)];
     // A container that makes its children on demand (a Calc sheet reports 2^31-1) is never
-    // enumerated, not even through the cache (which reports -1 children for it): only the part on
-    // screen is read (atspi_visible_part.h).
-    const bool managed = manages_descendants(n.states, n.props.child_count);
+    // enumerated, not even through the cache: only the part on screen is read
+    // (atspi_visible_part.h).
+    const bool managed = too_many_to_enumerate(n.states, n.props.child_count);
     if (managed)
         n.managed.on = true;
     if (n.props.child_count == 0)

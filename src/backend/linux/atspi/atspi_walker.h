@@ -58,6 +58,7 @@ private:
     void start(int index);
     void fetch_facts(int index);
     void facts_arrived(int index);
+    void fetch_children(int index);
     // `visible_part`: the children are the visible part of a container that manages them.
     void add_children(int index, const std::vector<ObjectRef>&, bool visible_part = false);
     void fetch_value(int index);
