@@ -65,6 +65,22 @@ struct WindowInfo {
     std::string executable;         // the process's executable file name, when the backend can tell
 };
 
+// A container whose children the toolkit makes on demand (AT-SPI's manages-descendants state: a
+// spreadsheet's sheet, a long list or tree): a read never enumerates its children and keeps only the
+// part on screen, so its children in a snapshot are that part. The fields say how big the whole is.
+struct ManagedChildren {
+    bool on = false;
+    std::int64_t children = -1; // the children the container reports (2,147,483,647 for a Calc sheet); -1 unknown
+    std::int32_t rows = 0;      // its size as a table (0 when it offers none)
+    std::int32_t columns = 0;
+    // The part read: 0-based table rows and columns (for a list, child indexes as rows, no columns);
+    // first > last when nothing was.
+    std::int32_t first_row = 0;
+    std::int32_t last_row = -1;
+    std::int32_t first_column = 0;
+    std::int32_t last_column = -1;
+};
+
 struct Element {
     std::string role;  // snake_case role name, e.g. push_button, page_tab_list, password_text
     std::string name;  // untrusted text
@@ -83,6 +99,8 @@ struct Element {
 
     // The backend's identity of this element (opaque; stable while the element lives).
     std::string key;
+
+    ManagedChildren managed; // on only for containers that manage their descendants
 
     bool is(State s) const { return (states & s) != 0; }
     // Secure fields are never read, typed into or shown (policy.h decides from role and states).

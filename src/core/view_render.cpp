@@ -50,6 +50,64 @@ void write_frame(JsonWriter& w, const Element& e)
         .end_object();
 }
 
+// "managed": {"children": N, "rows": R, "columns": C, "visible_rows": [a, b], "visible_columns": [c, d]},
+// only on containers that manage their descendants; sizes and ranges the backend did not learn are left out.
+void write_managed(JsonWriter& w, const ManagedChildren& m)
+{
+    if (!m.on)
+        return;
+    w.key("managed").begin_object();
+    if (m.children >= 0)
+        w.field("children", m.children);
+    if (m.rows > 0 || m.columns > 0)
+        w.field("rows", m.rows).field("columns", m.columns);
+    auto range = [&w](std::string_view key, std::int32_t first, std::int32_t last) {
+        if (first > last)
+            return;
+        w.key(key).begin_array();
+        w.number(static_cast<std::int64_t>(first));
+        w.number(static_cast<std::int64_t>(last));
+        w.end_array();
+    };
+    range("visible_rows", m.first_row, m.last_row);
+    range("visible_columns", m.first_column, m.last_column);
+    w.end_object();
+}
+
+// " managed: children=2147483647 table=1048576x16384 visible=rows 0-45,columns 0-14": the row's
+// children are only the part on screen, and this is how big the whole is.
+void append_managed(std::string& out, const ManagedChildren& m)
+{
+    if (!m.on)
+        return;
+    out.append(" managed: children=");
+    if (m.children >= 0)
+        append_int(out, m.children);
+    else
+        out.append("unknown");
+    if (m.rows > 0 || m.columns > 0) {
+        out.append(" table=");
+        append_int(out, m.rows);
+        out.push_back('x');
+        append_int(out, m.columns);
+    }
+    out.append(" visible=");
+    if (m.first_row > m.last_row) {
+        out.append("none");
+        return;
+    }
+    out.append("rows ");
+    append_int(out, m.first_row);
+    out.push_back('-');
+    append_int(out, m.last_row);
+    if (m.first_column <= m.last_column) {
+        out.append(",columns ");
+        append_int(out, m.first_column);
+        out.push_back('-');
+        append_int(out, m.last_column);
+    }
+}
+
 void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& row)
 {
     const auto& e = s.elements[row.index];
@@ -84,6 +142,7 @@ void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& r
     w.field("depth", row.depth);
     w.field("child_count", e.child_count);
     w.field("descendant_count", e.descendant_count);
+    write_managed(w, e.managed);
     write_frame(w, e);
     w.end_object();
 }
@@ -147,6 +206,7 @@ std::string view_text(const Snapshot& s, const View& v)
                 append_int(out, row.fold_last);
                 out.push_back(']');
             }
+            append_managed(out, e.managed);
         } else {
             append_quoted(out, cut_text(e.name, NAME_MAX_CHARS));
             if (!e.secure() && !e.value.empty()) {
@@ -154,6 +214,7 @@ std::string view_text(const Snapshot& s, const View& v)
                 append_quoted(out, cut_text(e.value, VALUE_MAX_CHARS));
             }
             append_state_words(out, e);
+            append_managed(out, e.managed);
         }
         out.push_back('\n');
     }

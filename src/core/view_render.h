@@ -16,6 +16,8 @@ void write_rows_json(JsonWriter&, const Snapshot&, const View&);
 // One line per row, indented two spaces per view depth:
 //   skeleton: [N] role "label" children=K descendants=D
 //   full:     [N] role "name" = "value" (checked, focused)
+// A container that manages its descendants adds, in both views,
+//   managed: children=2147483647 table=1048576x16384 visible=rows 0-45,columns 0-14
 std::string view_text(const Snapshot&, const View&);
 
 } // namespace nd_core

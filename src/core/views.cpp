@@ -62,7 +62,8 @@ bool is_generic_container_role(std::string_view role) { return contains(GENERIC_
 
 bool qualifies_for_skeleton(const Element& e)
 {
-    if (e.secure() || e.child_count == 0)
+    // A container that manages its descendants counts even when none of them is on screen.
+    if (e.secure() || (e.child_count == 0 && !e.managed.on))
         return false;
     if (is_landmark_role(e.role))
         return true;

@@ -304,3 +304,64 @@ TEST(RowsJson, AFoldedRunSaysHowManyAndWhereItEnds)
     EXPECT_EQ(view_text(s, v), "[0] frame \"Chat\" children=4 descendants=8\n"
                                "  [1] panel \"Reactions\" children=1 descendants=1 alike=4 to [7]\n");
 }
+
+// A sheet that manages its descendants (a Calc sheet reports 2^31-1 children): its children in the
+// snapshot are the visible cells, and its row says how big the whole is, in both views.
+Snapshot managed_sheet()
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Book");
+    t.add(0, "table", "Sheet Sheet1", PLAIN | STATE_FOCUSED);
+    auto& m = t.at(1).managed;
+    m.on = true;
+    m.children = 2147483647;
+    m.rows = 1048576;
+    m.columns = 16384;
+    m.first_row = 4;
+    m.last_row = 5;
+    m.first_column = 0;
+    m.last_column = 1;
+    for (const char* name : {"A5", "B5", "A6", "B6"})
+        t.add(1, "table_cell", name);
+    t.at(2).value = "42.5";
+    // A list that manages its rows and has none on screen is still a skeleton row.
+    t.add(0, "list", "Results");
+    t.at(6).managed.on = true;
+    return t.snapshot("s9");
+}
+
+TEST(ViewText, ManagedContainersSayHowBigTheWholeIs)
+{
+    const auto s = managed_sheet();
+    EXPECT_EQ(view_text(s, project(s, ViewRequest{})),
+              "[0] frame \"Book\"\n"
+              "  [1] table \"Sheet Sheet1\" (focused) managed: children=2147483647 table=1048576x16384 "
+              "visible=rows 4-5,columns 0-1\n"
+              "    [2] table_cell \"A5\" = \"42.5\"\n"
+              "    [3] table_cell \"B5\"\n"
+              "    [4] table_cell \"A6\"\n"
+              "    [5] table_cell \"B6\"\n"
+              "  [6] list \"Results\" managed: children=unknown visible=none\n");
+    EXPECT_EQ(view_text(s, project(s, skeleton_request())),
+              "[0] frame \"Book\" children=2 descendants=6\n"
+              "  [1] table \"Sheet Sheet1\" children=4 descendants=4 managed: children=2147483647 "
+              "table=1048576x16384 visible=rows 4-5,columns 0-1\n"
+              "  [6] list \"Results\" children=0 descendants=0 managed: children=unknown visible=none\n");
+}
+
+TEST(RowsJson, ManagedContainersCarryTheirSizeAndOnlyThey)
+{
+    const auto s = managed_sheet();
+    const auto rows = rows_json(s, project(s, ViewRequest{}));
+    const auto& m = rows.at(1).at("managed");
+    EXPECT_EQ(m.at("children"), 2147483647);
+    EXPECT_EQ(m.at("rows"), 1048576);
+    EXPECT_EQ(m.at("columns"), 16384);
+    EXPECT_EQ(m.at("visible_rows"), nlohmann::json::array({4, 5}));
+    EXPECT_EQ(m.at("visible_columns"), nlohmann::json::array({0, 1}));
+    EXPECT_EQ(rows.at(1).at("child_count"), 4);
+    EXPECT_FALSE(rows.at(0).contains("managed"));
+    EXPECT_FALSE(rows.at(2).contains("managed"));
+    // What the backend did not learn is left out, not invented.
+    EXPECT_EQ(rows.at(6).at("managed"), nlohmann::json::object());
+}

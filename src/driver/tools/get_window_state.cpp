@@ -92,6 +92,12 @@ nlohmann::json schema()
     using nd_core::schemas::frame_schema;
     nlohmann::json frame_or_null = {{"anyOf", {frame_schema(), {{"type", "null"}}}}};
     nlohmann::json int_or_null = {{"anyOf", {{{"type", "integer"}}, {{"type", "null"}}}}};
+    nlohmann::json range = {{"type", "array"}, {"items", {{"type", "integer"}}}, {"minItems", 2}, {"maxItems", 2}};
+    // Only on containers that manage their descendants: their children are the visible part.
+    nlohmann::json managed = {{"type", "object"},
+        {"properties",
+            {{"children", {{"type", "integer"}}}, {"rows", {{"type", "integer"}}}, {"columns", {{"type", "integer"}}},
+                {"visible_rows", range}, {"visible_columns", range}}}};
     nlohmann::json row = {{"type", "object"},
         {"properties",
             {{"element_index", {{"type", "integer"}}}, {"element_token", {{"type", "string"}}},
@@ -104,7 +110,7 @@ nlohmann::json schema()
                 {"states", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                 {"actions", {{"type", "array"}, {"items", {{"type", "string"}}}}}, {"parent_index", int_or_null},
                 {"depth", {{"type", "integer"}}}, {"child_count", {{"type", "integer"}}},
-                {"descendant_count", {{"type", "integer"}}}, {"frame", frame_or_null}}},
+                {"descendant_count", {{"type", "integer"}}}, {"managed", managed}, {"frame", frame_or_null}}},
         {"required", {"element_index", "element_token", "role", "parent_index", "depth", "child_count",
                          "descendant_count", "frame"}}};
     return {{"type", "object"},

@@ -1,4 +1,5 @@
 #include "backend/linux/atspi/atspi_actuator.h"
+#include "backend/linux/atspi/atspi_visible_part.h"
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
@@ -30,8 +31,13 @@ nd_core::Result<ObjectRef> AtspiActuator::resolve(const nd_core::WindowInfo& win
                                                   Deadline deadline)
 {
     auto ref = parse_key(element.key);
-    if (!ref)
-        return make_error(ErrorCode::element_not_found, "the element's key is not an AT-SPI object reference");
+    if (!ref) {
+        // A child of a container that manages its descendants: ask the container for it again.
+        auto child = parse_child_key(element.key);
+        if (!child)
+            return make_error(ErrorCode::element_not_found, "the element's key is not an AT-SPI object reference");
+        ref = TRY(fetch_child(m_bus, *child, deadline));
+    }
     auto pid = m_bus.connection_pid(ref->bus, deadline);
     if (!pid)
         return make_error(ErrorCode::element_not_found, "the element's app is no longer on the AT-SPI bus");

@@ -40,6 +40,7 @@ bool ItemCache::parse(sd_bus_message* reply)
 {
     m_items.clear();
     m_children.clear();
+    m_managing.clear();
     const char* signature = sd_bus_message_get_signature(reply, 1);
     if (signature == nullptr || std::strcmp(signature, ITEMS_SIGNATURE) != 0)
         return false;
@@ -58,6 +59,8 @@ bool ItemCache::parse(sd_bus_message* reply)
         if (read_item(reply, self, item) < 0 || sd_bus_message_exit_container(reply) < 0)
             return false;
         ObjectRef parent = item.parent;
+        if (item.states.has(ATSPI_STATE_MANAGES_DESCENDANTS) && m_managing.size() < 256)
+            m_managing.push_back(self);
         auto [it, inserted] = m_items.try_emplace(self, std::move(item));
         if (inserted && !parent.null() && parent != self)
             links.emplace_back(std::move(parent), std::move(self));

@@ -38,10 +38,13 @@ public:
     // app's order). nullptr when the cache holds none.
     const std::vector<ObjectRef>* children(const ObjectRef& parent) const;
     std::size_t size() const { return m_items.size(); }
+    // The objects in the cache that manage their descendants (a Calc sheet; GTK3 tree views).
+    const std::vector<ObjectRef>& managing_descendants() const { return m_managing; }
 
 private:
     std::unordered_map<ObjectRef, CachedItem, ObjectRefHash> m_items;
     std::unordered_map<ObjectRef, std::vector<ObjectRef>, ObjectRefHash> m_children;
+    std::vector<ObjectRef> m_managing;
 };
 
 } // namespace nd_linux

@@ -3,6 +3,7 @@
 #include "backend/linux/atspi/atspi_locator.h"
 #include "backend/linux/atspi/atspi_match_fetch.h"
 #include "backend/linux/atspi/atspi_matches.h"
+#include "backend/linux/atspi/atspi_visible_part.h"
 
 #include <algorithm>
 
@@ -48,6 +49,10 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
         }
     }
     if (m_no_collection.count(located.app.bus))
+        return read_and_filter(located, query, deadline);
+    // GetMatches walks every child, also of a container that makes them on demand: on a Calc sheet
+    // (2^31-1 cells) it never ends. The read reads only such a container's visible part.
+    if (located.cache && TRY(any_too_many_children(m_bus, located.cache->managing_descendants(), deadline)))
         return read_and_filter(located, query, deadline);
 
     // Without a fragment the app's own count does the limiting (one more than asked tells

@@ -1,5 +1,7 @@
 #include "backend/linux/atspi/atspi_message.h"
 
+#include <charconv>
+
 #include "backend/linux/atspi/atspi_names.h"
 
 #include <cerrno>
@@ -38,6 +40,36 @@ std::optional<ObjectRef> parse_key(std::string_view key)
     if (!valid_bus_name(ref.bus) || !sd_bus_object_path_is_valid(ref.path.c_str()))
         return std::nullopt;
     return ref;
+}
+
+std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t column)
+{
+    std::string key = container.key() + "|" + std::to_string(row);
+    if (column >= 0)
+        key += "," + std::to_string(column);
+    return key;
+}
+
+std::optional<ChildKey> parse_child_key(std::string_view key)
+{
+    auto bar = key.rfind('|');
+    if (bar == std::string_view::npos)
+        return std::nullopt;
+    auto container = parse_key(key.substr(0, bar));
+    if (!container)
+        return std::nullopt;
+    ChildKey out{*container};
+    auto pos = key.substr(bar + 1);
+    auto comma = pos.find(',');
+    auto number = [](std::string_view text, std::int32_t& v) {
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        return ec == std::errc() && end == text.data() + text.size() && v >= 0;
+    };
+    if (!number(pos.substr(0, comma), out.row))
+        return std::nullopt;
+    if (comma != std::string_view::npos && !number(pos.substr(comma + 1), out.column))
+        return std::nullopt;
+    return out;
 }
 
 std::size_t ObjectRefHash::operator()(const ObjectRef& r) const

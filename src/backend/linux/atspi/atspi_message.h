@@ -32,6 +32,18 @@ struct ObjectRef {
 // Parses an Element::key back into a reference; nullopt when it is not one of ours.
 std::optional<ObjectRef> parse_key(std::string_view key);
 
+// A child of a container that manages its descendants (a Calc cell) is made anew each time it is
+// asked for, under a new object path, so its key names where it sits instead:
+// "<bus name>|<container path>|<row>,<column>" in a table, "<bus name>|<container path>|<index>" in
+// a list. Such keys stay the same from read to read; acts ask the container for the child again.
+struct ChildKey {
+    ObjectRef container;
+    std::int32_t row = -1;    // the row, or the index in a list
+    std::int32_t column = -1; // -1 in a list
+};
+std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t column);
+std::optional<ChildKey> parse_child_key(std::string_view key);
+
 struct ObjectRefHash {
     std::size_t operator()(const ObjectRef& r) const;
 };

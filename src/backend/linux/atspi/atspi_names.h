@@ -25,6 +25,7 @@ inline constexpr const char* IFACE_TEXT = "org.a11y.atspi.Text";
 inline constexpr const char* IFACE_EDITABLE_TEXT = "org.a11y.atspi.EditableText";
 inline constexpr const char* IFACE_VALUE = "org.a11y.atspi.Value";
 inline constexpr const char* IFACE_SELECTION = "org.a11y.atspi.Selection";
+inline constexpr const char* IFACE_TABLE = "org.a11y.atspi.Table";
 
 // Component.GetExtents coordinate types.
 inline constexpr unsigned COORD_SCREEN = 0;

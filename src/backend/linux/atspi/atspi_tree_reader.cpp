@@ -4,6 +4,7 @@
 #include "backend/linux/atspi/atspi_locator.h"
 #include "backend/linux/atspi/atspi_message.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_visible_part.h"
 
 namespace nd_linux {
 
@@ -88,6 +89,19 @@ void name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
     }
 }
 
+void add_extents(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
+{
+    batch.add({ref.bus, ref.path, IFACE_COMPONENT, "GetExtents"},
+              [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+              [&e](const Reply& r) {
+                  nd_core::Frame f;
+                  if (r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0) {
+                      e.frame = f;
+                      e.has_frame = true;
+                  }
+              });
+}
+
 } // namespace
 
 nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& window, std::vector<nd_core::Element>& elements,
@@ -102,22 +116,22 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
             continue;
         auto& e = elements[static_cast<std::size_t>(index)];
         auto ref = parse_key(e.key);
-        if (!ref)
+        if (!ref) {
+            // A child of a container that manages its descendants: ask for it, then for its place.
+            auto child = parse_child_key(e.key);
+            if (child && !e.has_frame && e.is(nd_core::STATE_SHOWING))
+                fetch_child(batch, *child, [&batch, &e](ObjectRef live) {
+                    if (!live.null())
+                        add_extents(batch, live, e);
+                });
             continue;
+        }
         if (action_names)
             name_actions(batch, *ref, e);
         // Objects that are not showing report no real place (the walk's rule too).
         if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
             continue;
-        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
-                  [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
-                  [&e](const Reply& r) {
-                      nd_core::Frame f;
-                      if (r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0) {
-                          e.frame = f;
-                          e.has_frame = true;
-                      }
-                  });
+        add_extents(batch, *ref, e);
     }
     TRY_VOID(batch.run());
     if (action_names)

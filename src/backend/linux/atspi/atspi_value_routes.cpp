@@ -73,6 +73,8 @@ EditKind edit_kind(const LiveObject& o)
         return EditKind::number;
     if ((role == "combo_box" || role == "list_box") && !editable)
         return EditKind::choice;
+    if (role == "table_cell" && (o.interfaces & IF_VALUE) && !(o.interfaces & IF_EDITABLE_TEXT))
+        return EditKind::cell;
     // Gecko puts EditableText on every text container, buttons included: only an editable one,
     // or a text role, is a text field.
     if (editable || ((o.interfaces & IF_EDITABLE_TEXT) && is_text_role(o.role)))
@@ -87,6 +89,7 @@ std::string_view edit_kind_name(EditKind kind)
     case EditKind::choice: return "select";
     case EditKind::date: return "date";
     case EditKind::text: return "text";
+    case EditKind::cell: return "cell";
     case EditKind::none: return "non-editable";
     }
     return "non-editable";
@@ -159,6 +162,7 @@ nd_core::Result<void> ValueRoutes::set(const LiveObject& o, std::string_view val
     const EditKind kind = edit_kind(o);
     switch (kind) {
     case EditKind::number:
+    case EditKind::cell: // headless, a cell takes a number only, through its Value
         return set_number(o, value);
     case EditKind::choice:
         return set_choice(o, value);
@@ -397,6 +401,12 @@ nd_core::Result<std::string> ValueRoutes::read(const LiveObject& o)
 {
     switch (edit_kind(o)) {
     case EditKind::number:
+        return format_number(TRY(read_number(o.ref)));
+    case EditKind::cell:
+        // A cell's text is what it shows ("42.5", a date as formatted), so set_value's caller
+        // compares against that; a cell without Text shows its number.
+        if (o.interfaces & IF_TEXT)
+            return read_text(o.ref);
         return format_number(TRY(read_number(o.ref)));
     case EditKind::choice: {
         auto all = TRY(options(o));

@@ -37,6 +37,7 @@ enum class EditKind {
     choice, // a select: combo_box or list_box whose options are its (grand)children
     date,   // date_editor: <input type=date>
     text,   // an editable text field: entries, textareas, contenteditable
+    cell,   // a spreadsheet cell (LibreOffice Calc's): Value and Text but no EditableText
     none,
 };
 EditKind edit_kind(const LiveObject&);

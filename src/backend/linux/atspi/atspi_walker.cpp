@@ -1,6 +1,9 @@
 #include "backend/linux/atspi/atspi_walker.h"
 
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_visible_part.h"
+
+#include <algorithm>
 
 namespace nd_linux {
 
@@ -22,6 +25,9 @@ struct TreeWalk::Node {
     int pending_facts = 0;
     bool gone = false;
     bool secure = false;
+    bool visible_child = false; // one of the visible part of a container that manages its descendants
+    nd_core::ManagedChildren managed;
+    std::string stable_key; // for a visible child: where it sits (child_key), since its path changes
 
     nd_core::Frame frame;
     bool has_frame = false;
@@ -161,10 +167,58 @@ void TreeWalk::facts_arrived(int index)
         });
     fetch_value(index);
 
-    if (n.props.child_count == 0 || m_facts_only)
+    if (m_facts_only)
+        return; // read_each: the object's own facts, no children
+    // The cache says -1 children for a container that manages its descendants: its real count
+    // decides whether it may be enumerated (a GTK3 tree view's dozens of cells) or not (a Calc
+    // sheet's 2^31-1).
+    if (n.states.has(ATSPI_STATE_MANAGES_DESCENDANTS) && n.props.child_count < 0) {
+        m_batch.add({n.ref.bus, n.ref.path, IFACE_PROPERTIES, "Get"},
+                    [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
+                    [this, index](const Reply& r) {
+                        Node& node = *m_nodes[static_cast<std::size_t>(index)];
+                        if (r.ok())
+                            (void)sd_bus_message_read(r.message, "v", "i", &node.props.child_count);
+                        else if (dbus_error_is_gone(r.error))
+                            node.gone = true;
+                        if (!node.gone)
+                            fetch_children(index);
+                    });
+        return;
+    }
+    fetch_children(index);
+}
+
+void TreeWalk::fetch_children(int index)
+{
+    Node& n = *m_nodes[static_cast<std::size_t>(index)];
+    // A container that makes its children on demand (a Calc sheet reports 2^31-1) is never
+    // enumerated, not even through the cache: only the part on screen is read
+    // (atspi_visible_part.h).
+    const bool managed = too_many_to_enumerate(n.states, n.props.child_count);
+    if (managed)
+        n.managed.on = true;
+    if (n.props.child_count == 0)
         return;
     if (n.depth + 1 > m_limits.max_depth) {
         m_truncated = true;
+        return;
+    }
+    if (managed) {
+        if (showing(n.states))
+            read_visible_part(m_batch, n.ref, n.interfaces, [this, index](VisiblePart part) {
+                Node& node = *m_nodes[static_cast<std::size_t>(index)];
+                node.managed = part.managed;
+                const auto first = node.children.size();
+                add_children(index, part.children, true);
+                // add_children skips duplicates: match keys by reference.
+                for (std::size_t k = first; k < node.children.size(); ++k) {
+                    Node& child = *m_nodes[static_cast<std::size_t>(node.children[k])];
+                    auto it = std::find(part.children.begin(), part.children.end(), child.ref);
+                    if (it != part.children.end())
+                        child.stable_key = part.keys[static_cast<std::size_t>(it - part.children.begin())];
+                }
+            });
         return;
     }
     if (n.cached) {
@@ -187,7 +241,7 @@ void TreeWalk::facts_arrived(int index)
     });
 }
 
-void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids)
+void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool visible_part)
 {
     std::int32_t depth = m_nodes[static_cast<std::size_t>(index)]->depth + 1;
     for (const auto& kid : kids) {
@@ -197,6 +251,7 @@ void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids)
         if (child < 0)
             return;
         m_nodes[static_cast<std::size_t>(index)]->children.push_back(child);
+        m_nodes[static_cast<std::size_t>(child)]->visible_child = visible_part;
         start(child);
     }
 }
@@ -220,7 +275,9 @@ void TreeWalk::fetch_value(int index)
                         if (r.ok() && read_variant_double(r.message, v) >= 0)
                             store(format_number(v));
                     });
-    } else if ((n.interfaces & IF_TEXT) && (is_text_role(n.role) || text_leaf(n))) {
+    } else if ((n.interfaces & IF_TEXT) && (is_text_role(n.role) || text_leaf(n) || n.visible_child)) {
+        // A cell of a sheet or a row of a long list shows its content as text (a Calc cell's name
+        // is its address, "A1"; its text what it shows).
         m_batch.add({n.ref.bus, n.ref.path, IFACE_TEXT, "GetText"},
                     [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, -1); },
                     [store](const Reply& r) {
@@ -282,7 +339,8 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.actions = n.actions;
     e.frame = n.frame;
     e.has_frame = n.has_frame;
-    e.key = n.ref.key();
+    e.key = n.stable_key.empty() ? n.ref.key() : n.stable_key;
+    e.managed = n.managed;
     return e;
 }
 

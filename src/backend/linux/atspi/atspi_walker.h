@@ -9,6 +9,9 @@
 // objects, and its value (Text or Value, never for secure nodes). So the walk never waits for a
 // level to finish: the number of calls in flight, not the depth, sets the pace.
 //
+// A container that manages its descendants is never enumerated; its children are the part on
+// screen (atspi_visible_part.h), and its element says how big the whole is (Element::managed).
+//
 // Limits: nodes deeper than max_depth are not read, and discovery stops at max_elements (the
 // first nodes found, breadth-first in spirit); both set truncated. Nodes that vanish mid-read are
 // dropped with their subtrees; the root vanishing fails the read.
@@ -66,7 +69,9 @@ private:
     void start(int index);
     void fetch_facts(int index);
     void facts_arrived(int index);
-    void add_children(int index, const std::vector<ObjectRef>&);
+    void fetch_children(int index);
+    // `visible_part`: the children are the visible part of a container that manages them.
+    void add_children(int index, const std::vector<ObjectRef>&, bool visible_part = false);
     void fetch_value(int index);
     nd_core::RawTree build() const;
     nd_core::Element element_of(const Node&) const;
