@@ -328,7 +328,7 @@ function table(pw, dense, chat) {
     const rows = [];
     const row = (figure, ours, base, ratio, target, met) =>
         rows.push([figure, ours, base, ratio, target, met === undefined ? '' : met ? 'met' : 'not met']);
-    const faster = (base, ours) => `${f(base / ours)}x faster`;
+    const faster = (base, ours) => base >= ours ? `${f(base / ours)}x faster` : `${f(ours / base)}x slower`;
 
     row(`repeat read, dense.html (${dense.elements} elements${dense.budget_truncated ? ', budget' : ''}), median of ${TRIALS}`,
         ms(dense.repeat_ms), `browser_snapshot ${ms(pw.dense.median_ms)}`, faster(pw.dense.median_ms, dense.repeat_ms),
