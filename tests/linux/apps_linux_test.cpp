@@ -85,7 +85,12 @@ TEST_F(Gtk4, ClassNamesGiveWayToLabelsAPersonReads)
     for (const auto& w : *listed)
         if (w.window_id == window["window_id"].get<std::int64_t>())
             info = w;
+    // The factory animates (a spinner, progress bars): read until two reads hold the same rows.
     auto raw = backend().trees()->read_window(info, {5000, 200, std::chrono::seconds(10)});
+    for (int attempt = 0; attempt < 10 && raw && raw->elements.size() != all["elements"].size(); ++attempt) {
+        all = read_all(window);
+        raw = backend().trees()->read_window(info, {5000, 200, std::chrono::seconds(10)});
+    }
     ASSERT_TRUE(raw) << raw.error().message;
     ASSERT_EQ(raw->elements.size(), all["elements"].size()) << "the window changed between the two reads";
 
@@ -136,7 +141,8 @@ TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)
     auto window = wait_for_window(app, "gtk4-widget-factory", 500, APP_START);
     ASSERT_FALSE(window.is_null());
     // GTK 4.8 gives a check box an action only when it is a GtkSwitch ("Toggle"); see the next test.
-    auto box = find_row(read_all(window), "check_box", "GtkSwitch", [](const json& row) {
+    // Its accessible name is its class name, which a read shows as no name (core/labels.h).
+    auto box = find_row(read_all(window), "check_box", "", [](const json& row) {
         return has_state(row, "enabled") && !row["actions"].empty();
     });
     ASSERT_FALSE(box.is_null());
@@ -156,7 +162,7 @@ TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)
             },
             std::chrono::seconds(2));
         EXPECT_TRUE(flipped) << after.dump();
-        EXPECT_EQ(after["name"], "GtkSwitch");
+        EXPECT_EQ(after["name"], box["name"]);
         EXPECT_EQ(after["element_token"], box["element_token"]);
     }
 }

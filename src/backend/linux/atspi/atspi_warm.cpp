@@ -126,6 +126,12 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     const auto window_id = window.window_id;
     if (!m_enabled || !m_events || window_id == 0)
         return;
+    // The visible part of a container that manages its descendants follows scrolling, which no
+    // event announces: such windows are always read cold.
+    if (std::any_of(tree.elements.begin(), tree.elements.end(), [](const auto& x) { return x.managed.on; })) {
+        m_entries.erase(window_id);
+        return;
+    }
     if (m_entries.size() >= MAX_WINDOWS && !m_entries.count(window_id)) {
         auto oldest = std::min_element(m_entries.begin(), m_entries.end(),
             [](const auto& a, const auto& b) { return a.second.last_used < b.second.last_used; });
@@ -180,6 +186,8 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
     if (!apply(e, changes, deadline))
+        return decline(window_id, m_why);
+    if (!check_structure(e, deadline))
         return decline(window_id, m_why);
     if (!refresh_frames(e, deadline))
         return decline(window_id, "the frames could not be read");
@@ -372,6 +380,85 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
             ++m_stats.refetched;
         }
     }
+    return true;
+}
+
+bool WarmTrees::check_structure(Entry& e, Deadline deadline)
+{
+    auto& el = e.tree.elements;
+    const auto n = el.size();
+    // Which rows lie in a document (a web page's content: its engine announces every change).
+    std::vector<char> trusted(n, 0);
+    std::vector<std::vector<std::int32_t>> children(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto parent = el[i].parent;
+        const bool document = el[i].role == "document_web" || el[i].role == "document_frame";
+        trusted[i] = (parent >= 0 && trusted[static_cast<std::size_t>(parent)]) || document;
+        if (parent >= 0)
+            children[static_cast<std::size_t>(parent)].push_back(static_cast<std::int32_t>(i));
+    }
+    std::vector<std::int32_t> changed;
+    AtspiBatch batch(m_bus, deadline);
+    std::size_t asked = 0;
+    // GTK3's cold read orders children as its item cache does, GetChildren otherwise.
+    const bool any_order = e.cold.item_cache && e.cold.toolkit == "gtk";
+    for (std::size_t i = 0; i < n; ++i) {
+        // A document's children are its engine's; whether the document is there, its parent's.
+        if (trusted[i])
+            continue;
+        auto ref = parse_key(el[i].key);
+        if (!ref)
+            return fail("an element without an AT-SPI object");
+        const auto row = static_cast<std::int32_t>(i);
+        ++asked;
+        if (children[i].empty()) {
+            batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"},
+                      [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
+                      [&changed, row](const Reply& r) {
+                          std::int32_t count = 0;
+                          if (!r.ok() || sd_bus_message_read(r.message, "v", "i", &count) < 0 || count != 0)
+                              changed.push_back(row);
+                      });
+            continue;
+        }
+        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
+                  [&changed, &children, &el, row, any_order](const Reply& r) {
+                      std::vector<ObjectRef> kids;
+                      const auto& have = children[static_cast<std::size_t>(row)];
+                      if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() != have.size()) {
+                          changed.push_back(row);
+                          return;
+                      }
+                      std::vector<std::string> live, read;
+                      for (std::size_t k = 0; k < kids.size(); ++k) {
+                          live.push_back(kids[k].key());
+                          read.push_back(el[static_cast<std::size_t>(have[k])].key);
+                      }
+                      if (any_order) {
+                          std::sort(live.begin(), live.end());
+                          std::sort(read.begin(), read.end());
+                      }
+                      if (live != read)
+                          changed.push_back(row);
+                  });
+    }
+    if (!batch.run())
+        return fail("the structure check did not finish");
+    m_stats.checked = asked;
+    if (changed.empty())
+        return true;
+    // Something changed that no event announced (Chromium's own toolbars and tab strip): the
+    // changed parts are read again, as if announced.
+    if (e.tree.truncated || (e.cold.item_cache && (e.cold.toolkit == "gtk" || e.cold.toolkit.empty())))
+        return fail("an unannounced structural change");
+    std::sort(changed.begin(), changed.end());
+    std::vector<std::int32_t> outer;
+    for (auto at : changed)
+        if (outer.empty() || at >= subtree_end(el, outer.back()))
+            outer.push_back(at);
+    for (auto it = outer.rbegin(); it != outer.rend(); ++it)
+        if (!rewalk(e, *it, deadline))
+            return false;
     return true;
 }
 

@@ -9,7 +9,8 @@
 // in), re-walks the subtree of every object whose children changed, reads the facts of every
 // object whose own facts changed, and reads the frames of the root and of secure fields afresh, as
 // a cold read does. Whenever that cannot be trusted it declines and the caller reads cold: the app
-// never sent an event, its record overflowed, a window of it came or went, a changed object is not
+// may not know of the listeners yet, its record overflowed, the window holds a container that
+// manages its descendants (its visible part follows scrolling, which no event announces), a window of it came or went, a changed object is not
 // in a read the budget cut, the bus was replaced, or the window was not read for a minute.
 //
 // The reader owns one WarmTrees; nothing here is thread-safe beyond what AtspiEvents guards.
@@ -38,6 +39,7 @@ struct WarmStats {
     std::size_t declined = 0;     // reads that fell back to cold
     std::size_t rewalked = 0;     // subtrees re-walked by the last warm read
     std::size_t refetched = 0;    // objects whose facts the last warm read asked again
+    std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
     std::string last_decline;     // why the last one fell back (no app text)
 };
 
@@ -103,6 +105,10 @@ private:
     std::string toolkit_of(const std::string& app);
     bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
     bool refresh_frames(Entry&, Deadline);
+    // Outside documents (whose engines announce every change), toolkits leave some changes
+    // unannounced (Chromium's own UI): each such parent's children are compared with the app's,
+    // and what differs is read again.
+    bool check_structure(Entry&, Deadline);
 
     AtspiBus& m_bus;
     std::unique_ptr<AtspiEvents> m_events;
