@@ -19,8 +19,25 @@
 
 namespace nd_test {
 
+// Chromium's command line for the tests: accessibility on, no sandbox, nothing that calls out.
+// Its crash handlers leave the process group (setsid) and end with the browser.
+inline std::vector<std::string> chromium_argv(const std::string& profile, const std::string& url,
+                                              const std::string& size = "1000,800")
+{
+    return {"chromium", "--force-renderer-accessibility", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--user-data-dir=" + profile, "--window-size=" + size, url};
+}
+
 class BrowserActs : public LinuxToolTest {
 protected:
+    // Chromium on `page` (the chat page wants a larger window than the controls).
+    void open_chromium(const char* page, int min_elements, const std::string& size = "1000,800")
+    {
+        open_browser("chromium", page, min_elements,
+            [size](const std::string& profile, const std::string& url) { return chromium_argv(profile, url, size); });
+    }
+
     // Starts the browser on `page` with a fresh profile: `argv(profile, url)` builds its command
     // line; `prepare(profile)` may write settings into the profile first.
     void open_browser(const std::string& app_name, const char* page, int min_elements,

@@ -22,12 +22,7 @@ protected:
     void open(const char* page, int min_elements)
     {
         m_app_label = "chromium";
-        // As in apps_linux_test.cpp: the crash handlers leave the group and end with the browser.
-        open_browser("chromium", page, min_elements, [](const std::string& profile, const std::string& url) {
-            return std::vector<std::string>{"chromium", "--force-renderer-accessibility", "--no-sandbox",
-                "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--user-data-dir=" + profile, "--window-size=1000,800", url};
-        });
+        open_chromium(page, min_elements);
     }
 };
 

@@ -2,48 +2,23 @@
 // nodes): every landmark named within 60 rows, the 300 "Reactions" groups and the "N unread" badges
 // folded into one row each, and the folded rows' tokens shared with the full read.
 
-#include "tool_test_support.h"
+#include "browser_acts.h"
 
-#include <filesystem>
 #include <set>
 
 namespace {
 
 using nd_test::json;
-using nd_test::OwnedApp;
 
-class ChromiumSkeleton : public nd_test::LinuxToolTest {
+class ChromiumSkeleton : public nd_test::BrowserActs {
 protected:
     void SetUp() override
     {
-        nd_test::LinuxToolTest::SetUp();
+        nd_test::BrowserActs::SetUp();
         if (IsSkipped() || HasFatalFailure())
             return;
-        std::string dir = (std::filesystem::temp_directory_path() / "nish-chromium-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
-        m_profile = dir;
-        const auto page = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/chat.html");
-        m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"chromium", "--force-renderer-accessibility",
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--user-data-dir=" + m_profile, "--window-size=1200,900",
-            "file://" + page.string()});
-        m_window = wait_for_window(*m_app, "chromium", 3500, std::chrono::seconds(30));
-        ASSERT_FALSE(m_window.is_null());
+        open_chromium("chat.html", 3500, "1200,900");
     }
-
-    void TearDown() override
-    {
-        if (m_app)
-            m_app->stop();
-        if (!m_profile.empty()) {
-            std::error_code ec;
-            std::filesystem::remove_all(m_profile, ec);
-        }
-    }
-
-    std::string m_profile;
-    std::unique_ptr<OwnedApp> m_app;
-    json m_window;
 };
 
 TEST_F(ChromiumSkeleton, NamesEveryLandmarkAndFoldsTheRepeatedContent)

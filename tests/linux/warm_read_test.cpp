@@ -2,7 +2,7 @@
 // random acts and page mutations: a reader with warm reads and one without read the same window
 // after every step. Also: an unchanged window is answered warm, and much faster.
 
-#include "tool_test_support.h"
+#include "browser_acts.h"
 
 #include "backend/linux/atspi/atspi_tree_reader.h"
 
@@ -48,11 +48,11 @@ std::string difference(const nd_core::RawTree& warm, const nd_core::RawTree& col
     return "";
 }
 
-class WarmReads : public nd_test::LinuxToolTest {
+class WarmReads : public nd_test::BrowserActs {
 protected:
     void SetUp() override
     {
-        nd_test::LinuxToolTest::SetUp();
+        nd_test::BrowserActs::SetUp();
         if (IsSkipped() || HasFatalFailure())
             return;
         auto bus = nd_linux::AtspiBus::open();
@@ -67,46 +67,34 @@ protected:
     {
         m_warm.reset();
         m_cold.reset();
-        if (m_app)
-            m_app->stop();
-        if (!m_profile.empty()) {
-            std::error_code ec;
-            std::filesystem::remove_all(m_profile, ec);
-        }
+        nd_test::BrowserActs::TearDown();
     }
 
     void open_page(const char* page, int min_elements)
     {
-        std::string dir = (std::filesystem::temp_directory_path() / "nish-chromium-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
-        m_profile = dir;
-        const auto path = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/" + page);
-        m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"chromium", "--force-renderer-accessibility",
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--user-data-dir=" + m_profile, "--window-size=1200,900",
-            "file://" + path.string()});
-        find_window("chromium", min_elements);
+        open_chromium(page, min_elements, "1200,900");
+        find_window();
     }
 
     void open_app(std::vector<std::string> argv, const std::string& name, int min_elements)
     {
         m_app = std::make_unique<OwnedApp>(std::move(argv));
-        find_window(name, min_elements);
+        m_window = wait_for_window(*m_app, name, min_elements, std::chrono::seconds(30));
+        find_window();
     }
 
-    void find_window(const std::string& name, int min_elements)
+    // The window as the backend lists it; then the warm reader's first read, which opens its event
+    // connection: apps take a moment to learn of its listeners, and until then no read is warm.
+    void find_window()
     {
-        m_window_json = wait_for_window(*m_app, name, min_elements, std::chrono::seconds(30));
-        // The warm reader's first read opens its event connection; apps take a moment to learn of
-        // its listeners, and until then a read is not answered warm.
-        ASSERT_FALSE(m_window_json.is_null());
+        ASSERT_FALSE(m_window.is_null());
         auto listed = backend().windows()->list_windows();
         ASSERT_TRUE(listed);
         for (const auto& w : *listed)
-            if (w.window_id == m_window_json["window_id"].get<std::int64_t>())
-                m_window = w;
-        ASSERT_NE(m_window.window_id, 0);
-        ASSERT_TRUE(m_warm->read_window(m_window, LIMITS));
+            if (w.window_id == m_window["window_id"].get<std::int64_t>())
+                m_info = w;
+        ASSERT_NE(m_info.window_id, 0);
+        ASSERT_TRUE(m_warm->read_window(m_info, LIMITS));
         std::this_thread::sleep_for(nd_linux::WarmTrees::LISTENER_SETTLE + std::chrono::milliseconds(100));
     }
 
@@ -115,21 +103,21 @@ protected:
     void expect_warm_equals_cold(const std::string& step)
     {
         for (int attempt = 0; attempt < 3; ++attempt) {
-            auto warm = m_warm->read_window(m_window, LIMITS);
+            auto warm = m_warm->read_window(m_info, LIMITS);
             ASSERT_TRUE(warm) << step << ": " << warm.error().message;
             m_warm_answers += m_warm->last_read().warm;
             ++m_reads;
-            auto cold = m_cold->read_window(m_window, LIMITS);
+            auto cold = m_cold->read_window(m_info, LIMITS);
             ASSERT_TRUE(cold) << step << ": " << cold.error().message;
             const auto diff = difference(*warm, *cold);
             if (diff.empty())
                 return;
             // The page may have changed between the two reads: then a warm read now must equal a
             // cold read now. Only a difference that stays while the page holds still is a fault.
-            auto again = m_cold->read_window(m_window, LIMITS);
+            auto again = m_cold->read_window(m_info, LIMITS);
             ASSERT_TRUE(again);
             if (difference(*cold, *again).empty()) {
-                auto warm_again = m_warm->read_window(m_window, LIMITS);
+                auto warm_again = m_warm->read_window(m_info, LIMITS);
                 ASSERT_TRUE(warm_again);
                 const auto still = difference(*warm_again, *again);
                 if (still.empty())
@@ -142,14 +130,11 @@ protected:
         ADD_FAILURE() << step << ": the window never held still";
     }
 
-    json fresh_rows() { return read_all(m_window_json); }
+    json fresh_rows() { return read_all(m_window); }
 
     std::unique_ptr<nd_linux::AtspiBus> m_bus;
     std::unique_ptr<nd_linux::AtspiTreeReader> m_warm, m_cold;
-    std::unique_ptr<OwnedApp> m_app;
-    std::string m_profile;
-    json m_window_json;
-    nd_core::WindowInfo m_window;
+    nd_core::WindowInfo m_info;
     int m_warm_answers = 0, m_reads = 0;
 };
 
@@ -161,11 +146,11 @@ TEST_F(WarmReads, ChromiumChatPageStaysEqualToColdReadsThroughRandomActs)
     std::vector<double> warm_ms, cold_ms;
     for (int i = 0; i < 5; ++i) {
         auto t = Clock::now();
-        ASSERT_TRUE(m_warm->read_window(m_window, LIMITS));
+        ASSERT_TRUE(m_warm->read_window(m_info, LIMITS));
         warm_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
         EXPECT_TRUE(m_warm->last_read().warm) << m_warm->warm().stats().last_decline;
         t = Clock::now();
-        ASSERT_TRUE(m_cold->read_window(m_window, LIMITS));
+        ASSERT_TRUE(m_cold->read_window(m_info, LIMITS));
         cold_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
     }
     std::sort(warm_ms.begin(), warm_ms.end());
