@@ -156,6 +156,28 @@ int read_string(sd_bus_message* m, std::string& out)
     return r;
 }
 
+int read_attribute(sd_bus_message* m, std::string_view key, std::string& out)
+{
+    int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "{ss}");
+    if (r < 0)
+        return r;
+    while ((r = sd_bus_message_enter_container(m, SD_BUS_TYPE_DICT_ENTRY, "ss")) > 0) {
+        const char* k = nullptr;
+        const char* v = nullptr;
+        r = sd_bus_message_read(m, "ss", &k, &v);
+        if (r < 0)
+            return r;
+        if (k && v && key == k)
+            out = v;
+        r = sd_bus_message_exit_container(m);
+        if (r < 0)
+            return r;
+    }
+    if (r < 0)
+        return r;
+    return sd_bus_message_exit_container(m);
+}
+
 int read_string_variant(sd_bus_message* m, std::string& out)
 {
     int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_VARIANT, "s");

@@ -66,6 +66,8 @@ int read_string(sd_bus_message*, std::string&);       // s
 int read_string_variant(sd_bus_message*, std::string&); // v holding s
 int read_accessible_props(sd_bus_message*, AccessibleProps&); // a{sv}
 int read_action_names(sd_bus_message*, std::vector<std::string>&); // a(sss)
+// The value of `key` in an attribute dictionary; `out` stays empty when the key is not there.
+int read_attribute(sd_bus_message*, std::string_view key, std::string& out); // a{ss}
 int read_extents(sd_bus_message*, nd_core::Frame&);   // (iiii)
 int read_variant_double(sd_bus_message*, double&);    // v holding d (or another number)
 

@@ -33,6 +33,7 @@ struct TreeWalk::Node {
     bool has_frame = false;
     std::vector<std::string> actions;
     std::string value;
+    std::string landmark; // an unnamed ARIA landmark's kind (xml-roles: banner, main, contentinfo, ...)
 };
 
 namespace {
@@ -160,6 +161,13 @@ void TreeWalk::facts_arrived(int index)
                                          node.frame.h > 0;
                     });
 
+    // An unnamed landmark reads as what it is: its ARIA kind (xml-roles), one call for a few rows.
+    if (n.props.name.empty() && (atspi_role_name(n.role) == "landmark" || atspi_role_name(n.role) == "form"))
+        m_batch.add({n.ref.bus, n.ref.path, IFACE_ACCESSIBLE, "GetAttributes"}, {}, [this, index](const Reply& r) {
+            std::string kind;
+            if (r.ok() && read_attribute(r.message, "xml-roles", kind) >= 0)
+                m_nodes[static_cast<std::size_t>(index)]->landmark = cut_utf8(kind, 64);
+        });
     if (n.interfaces & IF_ACTION)
         m_batch.add({n.ref.bus, n.ref.path, IFACE_ACTION, "GetActions"}, {}, [this, index](const Reply& r) {
             if (r.ok())
@@ -330,7 +338,7 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
 {
     nd_core::Element e;
     e.role = std::string(atspi_role_name(n.role));
-    e.name = n.props.name;
+    e.name = n.props.name.empty() ? n.landmark : n.props.name;
     e.description = n.props.description;
     e.value = n.secure ? std::string() : n.value;
     e.states = map_states(n.role, n.states) | (n.secure ? nd_core::STATE_SECURE : 0u);
