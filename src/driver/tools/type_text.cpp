@@ -58,13 +58,24 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
         return nd_core::Ok{};
     }
     TRY_VOID(require_focus(env, ref.window()));
-    auto point = TRY(click_point(env, ref));
     nd_core::GuardedInput input(env.engine, *env.session);
     r.path = "synthetic";
-    r.took_cursor = true;
-    TRY_VOID(input.click(point, nd_core::MouseButton::left, 1));
-    if (e.is(nd_core::STATE_FOCUSABLE))
-        TRY_VOID(wait_for_focus(env, ref));
+    // An element that has the keyboard focus already is typed into where its caret is. A click
+    // would move the caret, and a click soon after the caller's own one is a double click to the
+    // toolkit (Chromium then drops the first key typed after it).
+    auto* actuator = env.engine.backend().actuator();
+    bool focused = false;
+    if (actuator && e.is(nd_core::STATE_FOCUSABLE)) {
+        auto now = actuator->is_focused_now(ref.window(), e);
+        focused = now.ok() && *now;
+    }
+    if (!focused) {
+        auto point = TRY(click_point(env, ref));
+        r.took_cursor = true;
+        TRY_VOID(input.click(point, nd_core::MouseButton::left, 1));
+        if (e.is(nd_core::STATE_FOCUSABLE))
+            TRY_VOID(wait_for_focus(env, ref));
+    }
     r.typed_characters = TRY(input.type_text(text));
     return nd_core::Ok{};
 }
