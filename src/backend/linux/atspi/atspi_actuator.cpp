@@ -18,11 +18,6 @@ namespace {
 // How many ancestors is_secure_now looks through: a text object inside a password field is secure.
 constexpr int SECURE_ANCESTOR_LEVELS = 4;
 
-ArgWriter get_property(const char* iface, const char* property)
-{
-    return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
-}
-
 } // namespace
 
 AtspiActuator::AtspiActuator(AtspiBus& bus) : m_bus(bus) {}

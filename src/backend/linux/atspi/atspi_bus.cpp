@@ -135,6 +135,11 @@ void AtspiBus::drop_peer(sd_bus* peer)
         }
 }
 
+ArgWriter get_property(const char* iface, const char* property)
+{
+    return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
+}
+
 nd_core::Result<std::unique_ptr<AtspiBus>> AtspiBus::open()
 {
     const char* env = std::getenv("AT_SPI_BUS_ADDRESS");

@@ -40,6 +40,10 @@ using MessagePtr = std::unique_ptr<sd_bus_message, MessageUnref>;
 // Appends a call's arguments to its message; returns a negative errno on failure.
 using ArgWriter = std::function<int(sd_bus_message*)>;
 
+// The arguments of Properties.Get(iface, property). Both are string literals: the writer keeps the
+// pointers.
+ArgWriter get_property(const char* iface, const char* property);
+
 // The D-Bus address of one method: destination, object path, interface and member.
 struct Method {
     std::string_view dest;

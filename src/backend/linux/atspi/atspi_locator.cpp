@@ -152,7 +152,7 @@ nd_core::Result<LocatedWindow> locate_window(AtspiBus& bus, const nd_core::Windo
         });
         // Properties.Get, not GetAll: Qt5 crashes on GetAll of the Accessible interface.
         round2.add({base.dest, base.path, IFACE_PROPERTIES, "Get"},
-                   [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "Name"); },
+                   get_property(IFACE_ACCESSIBLE, "Name"),
                    [&c](const Reply& r) {
                        if (r.ok())
                            (void)read_string_variant(r.message, c.name);

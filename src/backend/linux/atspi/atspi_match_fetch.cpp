@@ -22,14 +22,6 @@ struct MatchFetch::Candidate {
     std::vector<std::string> actions;
 };
 
-namespace {
-
-ArgWriter accessible_property(const char* property)
-{
-    return [property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, property); };
-}
-
-} // namespace
 
 MatchFetch::MatchFetch(AtspiBus& bus, Deadline deadline, std::shared_ptr<const ItemCache> cache,
                        const nd_core::FindQuery& query, std::optional<std::uint32_t> role, const TopLevel& root)
@@ -111,7 +103,7 @@ void MatchFetch::pump_names()
         }
         ++m_names_in_flight;
         // Properties.Get, not GetAll: Qt5 crashes on GetAll of the Accessible interface.
-        m_batch.add({c.ref.bus, c.ref.path, IFACE_PROPERTIES, "Get"}, accessible_property("Name"),
+        m_batch.add({c.ref.bus, c.ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Name"),
                     [this, index](const Reply& r) {
                         --m_names_in_flight;
                         Candidate& cand = at(index);
@@ -176,7 +168,7 @@ void MatchFetch::accept(std::size_t index)
         if (item)
             c.name = item->name;
         else
-            m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, accessible_property("Name"),
+            m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Name"),
                         fact([](Candidate& cand, sd_bus_message* m) { return read_string_variant(m, cand.name); }));
     }
     if (!item || (item->interfaces & IF_ACTION))

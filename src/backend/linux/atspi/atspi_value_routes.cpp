@@ -30,11 +30,6 @@ constexpr const char* TYPE_IN_TAKEOVER =
 constexpr const char* PICK_IN_TAKEOVER =
     "foreground clicks on the select and then on its option in a takeover session may work";
 
-ArgWriter get_property(const char* iface, const char* property)
-{
-    return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
-}
-
 std::int32_t utf8_length(std::string_view s)
 {
     std::int32_t n = 0;

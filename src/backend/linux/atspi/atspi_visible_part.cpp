@@ -51,7 +51,7 @@ nd_core::Result<bool> any_too_many_children(AtspiBus& bus, const std::vector<Obj
     bool too_many = false;
     for (const auto& ref : containers)
         batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"},
-                  [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
+                  get_property(IFACE_ACCESSIBLE, "ChildCount"),
                   [&too_many](const Reply& r) {
                       std::int32_t n = -1;
                       AtspiStates managing;
@@ -99,11 +99,8 @@ public:
                     self->hit_corners();
             };
         };
-        auto get = [](const char* iface, const char* property) {
-            return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
-        };
         m_pending = 1;
-        m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get(IFACE_ACCESSIBLE, "ChildCount"),
+        m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
                     counted([](PartRead& p, sd_bus_message* m) {
                         std::int32_t n = -1;
                         if (sd_bus_message_read(m, "v", "i", &n) >= 0)
@@ -111,11 +108,11 @@ public:
                     }));
         if (table()) {
             m_pending += 2;
-            m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get(IFACE_TABLE, "NRows"),
+            m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TABLE, "NRows"),
                         counted([](PartRead& p, sd_bus_message* m) {
                             (void)sd_bus_message_read(m, "v", "i", &p.m_part.managed.rows);
                         }));
-            m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get(IFACE_TABLE, "NColumns"),
+            m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_TABLE, "NColumns"),
                         counted([](PartRead& p, sd_bus_message* m) {
                             (void)sd_bus_message_read(m, "v", "i", &p.m_part.managed.columns);
                         }));

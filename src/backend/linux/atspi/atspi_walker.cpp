@@ -123,14 +123,11 @@ void TreeWalk::fetch_facts(int index)
                     fact([](Node& node, sd_bus_message* m) { return read_accessible_props(m, node.props); }));
         return;
     }
-    auto get = [](const char* property) {
-        return [property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, property); };
-    };
-    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get("Name"),
+    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Name"),
                 fact([](Node& node, sd_bus_message* m) { return read_string_variant(m, node.props.name); }));
-    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get("Description"),
+    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Description"),
                 fact([](Node& node, sd_bus_message* m) { return read_string_variant(m, node.props.description); }));
-    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get("ChildCount"),
+    m_batch.add({bus, path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
                 fact([](Node& node, sd_bus_message* m) { return sd_bus_message_read(m, "v", "i", &node.props.child_count); }));
 }
 
@@ -182,7 +179,7 @@ void TreeWalk::facts_arrived(int index)
     // sheet's 2^31-1).
     if (n.states.has(ATSPI_STATE_MANAGES_DESCENDANTS) && n.props.child_count < 0) {
         m_batch.add({n.ref.bus, n.ref.path, IFACE_PROPERTIES, "Get"},
-                    [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
+                    get_property(IFACE_ACCESSIBLE, "ChildCount"),
                     [this, index](const Reply& r) {
                         Node& node = *m_nodes[static_cast<std::size_t>(index)];
                         if (r.ok())
@@ -277,7 +274,7 @@ void TreeWalk::fetch_value(int index)
     };
     if (is_value_role(n.role) && (n.interfaces & IF_VALUE)) {
         m_batch.add({n.ref.bus, n.ref.path, IFACE_PROPERTIES, "Get"},
-                    [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_VALUE, "CurrentValue"); },
+                    get_property(IFACE_VALUE, "CurrentValue"),
                     [store](const Reply& r) {
                         double v = 0;
                         if (r.ok() && read_variant_double(r.message, v) >= 0)

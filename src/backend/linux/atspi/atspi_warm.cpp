@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <utility>
 
 namespace nd_linux {
 
@@ -25,6 +26,26 @@ void merge(AppChanges& into, const AppChanges& from)
 bool same_limits(const nd_core::ReadLimits& a, const nd_core::ReadLimits& b)
 {
     return a.max_elements == b.max_elements && a.max_depth == b.max_depth && a.frames == b.frames;
+}
+
+// GTK3's cold reads order children as its item cache does, and its GetChildren otherwise: a part
+// walked again would come out in another order. An app whose toolkit did not say is taken for one.
+bool order_from_cache(const ColdRead& cold)
+{
+    return cold.item_cache && (cold.toolkit == "gtk" || cold.toolkit.empty());
+}
+
+// The outermost of `rows` as [row, end of its subtree), in order: a row inside another's subtree
+// is walked again with it.
+std::vector<std::pair<std::int32_t, std::int32_t>> outermost(const std::vector<nd_core::Element>& el,
+                                                             std::vector<std::int32_t> rows)
+{
+    std::sort(rows.begin(), rows.end());
+    std::vector<std::pair<std::int32_t, std::int32_t>> out;
+    for (auto at : rows)
+        if (out.empty() || at >= out.back().second)
+            out.emplace_back(at, subtree_end(el, at));
+    return out;
 }
 
 } // namespace
@@ -99,7 +120,7 @@ std::string WarmTrees::toolkit_of(const std::string& app)
         return known->second;
     std::string name;
     auto reply = m_bus.call({app, ROOT_PATH, IFACE_PROPERTIES, "Get"},
-                            [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_APPLICATION, "ToolkitName"); },
+                            get_property(IFACE_APPLICATION, "ToolkitName"),
                             deadline_in(std::chrono::milliseconds(500)));
     if (reply && read_string_variant(reply->get(), name) < 0)
         name.clear();
@@ -109,15 +130,20 @@ std::string WarmTrees::toolkit_of(const std::string& app)
     return name;
 }
 
+void WarmTrees::take_changes(const std::string& app)
+{
+    const auto taken = m_events->take(app);
+    for (auto& [id, entry] : m_entries)
+        if (entry.cold.app.bus == app)
+            merge(entry.pending, taken);
+}
+
 void WarmTrees::before_cold(const std::string& app)
 {
     if (!m_enabled || !ensure_events())
         return;
     // The other windows of the app keep what they have not seen yet.
-    const auto taken = m_events->take(app);
-    for (auto& [id, entry] : m_entries)
-        if (entry.cold.app.bus == app)
-            merge(entry.pending, taken);
+    take_changes(app);
     m_cold_started = Clock::now();
 }
 
@@ -176,13 +202,8 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         return decline(window_id, "the app may not know of the listeners yet");
     if (!m_events->sync(app, deadline))
         return decline(window_id, "the app did not answer a ping");
-    const auto taken = m_events->take(app);
-    for (auto& [id, other] : m_entries)
-        if (id != window_id && other.cold.app.bus == app)
-            merge(other.pending, taken);
-    AppChanges changes = std::move(e.pending);
-    e.pending = {};
-    merge(changes, taken);
+    take_changes(app);
+    const AppChanges changes = std::exchange(e.pending, {});
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
     if (!apply(e, changes, deadline))
@@ -243,14 +264,9 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     }
     if (!structural.empty() && e.tree.truncated)
         return fail("a change in a read the budget cut");
-    if (!structural.empty() && e.cold.item_cache && (e.cold.toolkit == "gtk" || e.cold.toolkit.empty()))
+    if (!structural.empty() && order_from_cache(e.cold))
         return fail("a structural change in GTK3, whose GetChildren orders children otherwise than its item cache");
-    std::sort(structural.begin(), structural.end());
-    // Only the outermost of nested subtrees is walked again.
-    std::vector<std::pair<std::int32_t, std::int32_t>> walks; // [at, end)
-    for (auto at : structural)
-        if (walks.empty() || at >= walks.back().second)
-            walks.emplace_back(at, subtree_end(el, at));
+    const auto walks = outermost(el, std::move(structural));
     auto inside_walk = [&](std::int32_t row) {
         return std::any_of(walks.begin(), walks.end(), [row](const auto& w) { return row >= w.first && row < w.second; });
     };
@@ -264,11 +280,24 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     index.clear(); // it points into keys the splices below replace
     if (!content.empty() && !refetch(e, content, deadline))
         return false;
+    return rewalk_all(e, walks, deadline);
+}
+
+bool WarmTrees::rewalk_all(Entry& e, const std::vector<std::pair<std::int32_t, std::int32_t>>& walks, Deadline deadline)
+{
     // From the last to the first, so that each splice leaves the earlier rows where they were.
     for (auto w = walks.rbegin(); w != walks.rend(); ++w)
         if (!rewalk(e, w->first, deadline))
             return false;
     return true;
+}
+
+WalkOptions WarmTrees::part_options(const Entry& e, bool inside_secure)
+{
+    WalkOptions options = e.cold.options;
+    options.visible_means_showing = e.cold.visible_means_showing ? 1 : 0;
+    options.inside_secure = inside_secure;
+    return options;
 }
 
 bool WarmTrees::ancestor_in_read(const Entry& e, const std::string& path,
@@ -279,7 +308,7 @@ bool WarmTrees::ancestor_in_read(const Entry& e, const std::string& path,
     std::string at = path;
     for (int level = 0; level < MAX_ANCESTRY; ++level) {
         auto reply = m_bus.call({bus, at, IFACE_PROPERTIES, "Get"},
-                                [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "Parent"); },
+                                get_property(IFACE_ACCESSIBLE, "Parent"),
                                 deadline);
         if (!reply) {
             // Gone already: its parent's children-changed tells the rest. A hung app is no answer.
@@ -314,9 +343,7 @@ bool WarmTrees::rewalk(Entry& e, std::int32_t at, Deadline deadline)
     nd_core::ReadLimits limits = e.cold.limits;
     limits.max_elements -= static_cast<std::int32_t>(el.size()) - (end - at);
     limits.max_depth -= root.depth;
-    WalkOptions options = e.cold.options;
-    options.visible_means_showing = e.cold.visible_means_showing ? 1 : 0;
-    options.inside_secure = root.parent >= 0 && el[static_cast<std::size_t>(root.parent)].secure();
+    const WalkOptions options = part_options(e, root.parent >= 0 && el[static_cast<std::size_t>(root.parent)].secure());
     TreeWalk walk(m_bus, limits, deadline, nullptr, options);
     auto sub = walk.read(*ref);
     if (!sub)
@@ -356,9 +383,7 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
         }
         if (part.empty())
             continue;
-        WalkOptions options = e.cold.options;
-        options.visible_means_showing = e.cold.visible_means_showing ? 1 : 0;
-        options.inside_secure = secure_part;
+        const WalkOptions options = part_options(e, secure_part);
         TreeWalk walk(m_bus, e.cold.limits, deadline, nullptr, options);
         auto fresh = walk.read_each(refs);
         if (!fresh)
@@ -400,7 +425,8 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     std::vector<std::int32_t> changed;
     AtspiBatch batch(m_bus, deadline);
     std::size_t asked = 0;
-    // GTK3's cold read orders children as its item cache does, GetChildren otherwise.
+    // GTK3's cold read orders children as its item cache does, GetChildren otherwise. An app whose
+    // toolkit did not say is compared in order: a difference then makes the read cold (below).
     const bool any_order = e.cold.item_cache && e.cold.toolkit == "gtk";
     for (std::size_t i = 0; i < n; ++i) {
         // A document's children are its engine's; whether the document is there, its parent's.
@@ -413,7 +439,7 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
         ++asked;
         if (children[i].empty()) {
             batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"},
-                      [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", IFACE_ACCESSIBLE, "ChildCount"); },
+                      get_property(IFACE_ACCESSIBLE, "ChildCount"),
                       [&changed, row](const Reply& r) {
                           std::int32_t count = 0;
                           if (!r.ok() || sd_bus_message_read(r.message, "v", "i", &count) < 0 || count != 0)
@@ -449,17 +475,9 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
         return true;
     // Something changed that no event announced (Chromium's own toolbars and tab strip): the
     // changed parts are read again, as if announced.
-    if (e.tree.truncated || (e.cold.item_cache && (e.cold.toolkit == "gtk" || e.cold.toolkit.empty())))
+    if (e.tree.truncated || order_from_cache(e.cold))
         return fail("an unannounced structural change");
-    std::sort(changed.begin(), changed.end());
-    std::vector<std::int32_t> outer;
-    for (auto at : changed)
-        if (outer.empty() || at >= subtree_end(el, outer.back()))
-            outer.push_back(at);
-    for (auto it = outer.rbegin(); it != outer.rend(); ++it)
-        if (!rewalk(e, *it, deadline))
-            return false;
-    return true;
+    return rewalk_all(e, outermost(el, std::move(changed)), deadline);
 }
 
 bool WarmTrees::refresh_frames(Entry& e, Deadline deadline)

@@ -98,6 +98,12 @@ private:
     std::optional<nd_core::RawTree> decline(std::int64_t window_id, std::string why);
     bool apply(Entry&, const AppChanges&, Deadline);
     bool rewalk(Entry&, std::int32_t at, Deadline);
+    // Walks again each [row, end) of `walks` (in order, none inside another), splicing each in.
+    bool rewalk_all(Entry&, const std::vector<std::pair<std::int32_t, std::int32_t>>& walks, Deadline);
+    // How a part of the window is walked again: as its cold read was.
+    static WalkOptions part_options(const Entry&, bool inside_secure);
+    // Takes the app's recorded changes into the pending changes of each of its windows.
+    void take_changes(const std::string& app);
     // The row of the nearest ancestor of `path` that the read holds (-1 when none: another window).
     bool ancestor_in_read(const Entry&, const std::string& path,
                           const std::function<std::int32_t(const std::string&)>& find, Deadline, std::int32_t& out);
