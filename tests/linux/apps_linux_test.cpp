@@ -3,7 +3,7 @@
 // Chromium on a dense local page (fixtures/web/dense.html, about 10,000 accessible nodes, more
 // than the engine's 5,000-element read budget).
 
-#include "tool_test_support.h"
+#include "browser_acts.h"
 
 #include "core/labels.h"
 
@@ -246,12 +246,9 @@ protected:
         m_profile = dir;
         const auto page = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/dense.html");
         ASSERT_TRUE(std::filesystem::exists(page)) << page;
-        // Chromium's crash handlers leave the process group (setsid) and end when the browser does;
-        // --disable-crashpad-for-testing would keep them in but crashes the network service.
-        m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"chromium", "--force-renderer-accessibility",
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--user-data-dir=" + m_profile, "--window-size=1200,900",
-            "file://" + page.string()});
+        // --disable-crashpad-for-testing would keep Chromium's crash handlers in the process group but
+        // crashes the network service (nd_test::chromium_argv).
+        m_app = std::make_unique<OwnedApp>(nd_test::chromium_argv(m_profile, "file://" + page.string(), "1200,900"));
         // The page's 10,000 nodes are there once the read is cut at the budget.
         m_window = wait_for_window(*m_app, "chromium", 4000, std::chrono::seconds(30));
         ASSERT_FALSE(m_window.is_null());

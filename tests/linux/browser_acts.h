@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +32,32 @@ inline std::vector<std::string> chromium_argv(const std::string& profile, const 
 
 class BrowserActs : public LinuxToolTest {
 protected:
+    // Firefox ESR on `page`, with a profile that shows no first-run, default-browser or telemetry
+    // page: the test's page is the only tab.
+    void open_firefox(const char* page, int min_elements, const std::string& width = "1000",
+                      const std::string& height = "800")
+    {
+        open_browser("firefox-esr", page, min_elements,
+            [width, height](const std::string& profile, const std::string& url) {
+                return std::vector<std::string>{"firefox-esr", "--profile", profile, "--no-remote", "--new-instance",
+                    "--width", width, "--height", height, url};
+            },
+            [](const std::string& profile) {
+                // No first-run, default-browser or telemetry pages: the test's page is the only tab.
+                std::ofstream prefs(profile + "/user.js");
+                for (const char* pref : {"\"browser.shell.checkDefaultBrowser\", false",
+                         "\"browser.startup.homepage_override.mstone\", \"ignore\"",
+                         "\"startup.homepage_welcome_url\", \"\"", "\"browser.aboutwelcome.enabled\", false",
+                         "\"datareporting.policy.dataSubmissionEnabled\", false",
+                         "\"toolkit.telemetry.reportingpolicy.firstRun\", false",
+                         "\"browser.newtabpage.enabled\", false", "\"browser.startup.page\", 0",
+                         "\"app.update.enabled\", false", "\"extensions.update.enabled\", false",
+                         "\"browser.tabs.warnOnClose\", false", "\"browser.sessionstore.resume_from_crash\", false"})
+                    prefs << "user_pref(" << pref << ");\n";
+            },
+            {"GNOME_ACCESSIBILITY=1", "MOZ_CRASHREPORTER_DISABLE=1"});
+    }
+
     // Chromium on `page` (the chat page wants a larger window than the controls).
     void open_chromium(const char* page, int min_elements, const std::string& size = "1000,800")
     {

@@ -6,7 +6,6 @@
 
 #include "browser_acts.h"
 
-#include <fstream>
 #include <map>
 
 namespace {
@@ -21,25 +20,7 @@ protected:
         // Gecko's select "open" and its option's "select" answer true and change nothing: the
         // popup lives in the browser's chrome, and opened here only from the keyboard (Alt+Down).
         m_select_works = false;
-        open_browser("firefox-esr", page, min_elements,
-            [](const std::string& profile, const std::string& url) {
-                return std::vector<std::string>{"firefox-esr", "--profile", profile, "--no-remote", "--new-instance",
-                    "--width", "1000", "--height", "800", url};
-            },
-            [](const std::string& profile) {
-                // No first-run, default-browser or telemetry pages: the test's page is the only tab.
-                std::ofstream prefs(profile + "/user.js");
-                for (const char* pref : {"\"browser.shell.checkDefaultBrowser\", false",
-                         "\"browser.startup.homepage_override.mstone\", \"ignore\"",
-                         "\"startup.homepage_welcome_url\", \"\"", "\"browser.aboutwelcome.enabled\", false",
-                         "\"datareporting.policy.dataSubmissionEnabled\", false",
-                         "\"toolkit.telemetry.reportingpolicy.firstRun\", false",
-                         "\"browser.newtabpage.enabled\", false", "\"browser.startup.page\", 0",
-                         "\"app.update.enabled\", false", "\"extensions.update.enabled\", false",
-                         "\"browser.tabs.warnOnClose\", false", "\"browser.sessionstore.resume_from_crash\", false"})
-                    prefs << "user_pref(" << pref << ");\n";
-            },
-            {"GNOME_ACCESSIBILITY=1", "MOZ_CRASHREPORTER_DISABLE=1"});
+        open_firefox(page, min_elements);
     }
 };
 

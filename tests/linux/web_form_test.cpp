@@ -7,7 +7,7 @@
 // says what was filled. A second test fills the text kinds the way the escalation says, with a
 // foreground type_text in a takeover session, and reads the confirmation again.
 
-#include "tool_test_support.h"
+#include "browser_acts.h"
 
 #include <chrono>
 #include <filesystem>
@@ -16,29 +16,18 @@ namespace {
 
 using namespace std::chrono_literals;
 using nd_test::json;
-using nd_test::OwnedApp;
 
-class WebForm : public nd_test::LinuxToolTest {
+class WebForm : public nd_test::BrowserActs {
 protected:
     // Opens the form in "chromium" or "firefox".
     void open(const std::string& browser)
     {
-        std::string dir = (std::filesystem::temp_directory_path() / "nish-webform-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
-        m_profile = dir;
-        const auto path = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/settings-form.html");
-        ASSERT_TRUE(std::filesystem::exists(path)) << path;
-        const std::string url = "file://" + path.string();
         if (browser == "chromium")
-            m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"chromium", "--force-renderer-accessibility",
-                "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--user-data-dir=" + m_profile,
-                "--window-size=1000,900", url});
+            open_chromium("settings-form.html", 40, "1000,900");
         else
-            m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"env", "GNOME_ACCESSIBILITY=1", "MOZ_ENABLE_WAYLAND=0",
-                "firefox-esr", "--no-remote", "--new-instance", "--profile", m_profile, url});
-        m_window = wait_for_window(*m_app, browser == "firefox" ? "firefox-esr" : browser, 40, 30s);
-        ASSERT_FALSE(m_window.is_null());
+            open_firefox("settings-form.html", 40, "1000", "900");
+        if (HasFatalFailure())
+            return;
         // The document loads after the browser's frame: wait for the form's last control.
         ASSERT_TRUE(nd_test::wait_until([&] { return !find_row(read_all(m_window), "push_button", "Save").is_null(); }, 10s));
         // Gecko keeps adding rows for a while after the first ones: wait until two reads agree.
@@ -63,16 +52,6 @@ protected:
                 break;
         }
         return r;
-    }
-
-    void TearDown() override
-    {
-        if (m_app)
-            m_app->stop();
-        if (!m_profile.empty()) {
-            std::error_code ec;
-            std::filesystem::remove_all(m_profile, ec);
-        }
     }
 
     json row(const std::string& role, const std::string& name)
@@ -139,9 +118,6 @@ protected:
             EXPECT_EQ(got, expected);
     }
 
-    std::string m_profile;
-    std::unique_ptr<OwnedApp> m_app;
-    json m_window;
 };
 
 TEST_F(WebForm, ChromiumFillsEveryKindWithARouteAndNamesTheOthers)
