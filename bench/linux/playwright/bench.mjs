@@ -202,22 +202,28 @@ async function settle(d, window_id, min) {
     throw new Error(`the page's tree did not settle (last ${last} elements)`);
 }
 
+// Chromium makes its accessibility objects on first contact: a driver of its own touches the page
+// once and waits until its tree holds at least `min` elements and settles, so that the cold reads
+// measured after it are the driver's, not Chromium's. Returns the first read's time.
+async function firstContact(chrome, title, min) {
+    const first = await startDriver();
+    try {
+        const wid = await sessionOn(first, chrome.pid, title);
+        const t = await timed(() => first.call('get_window_state', whole(wid)));
+        await settle(first, wid, min);
+        return t.ms;
+    } finally {
+        await first.client.close();
+    }
+}
+
 async function driverDense(url, tmp) {
     const profile = mkdtempSync(path.join(tmp, 'chromium-'));
     const chrome = startChromium(url, profile);
     const out = {};
     try {
-        // Chromium makes its accessibility objects on first contact; a driver of its own touches
-        // the page once and waits for the tree to settle, so the cold read below is the driver's.
-        const first = await startDriver();
-        try {
-            const wid = await sessionOn(first, chrome.pid, 'Dense fixture');
-            const t = await timed(() => first.call('get_window_state', whole(wid)));
-            out.first_contact_ms = t.ms;
-            await settle(first, wid, 4000);
-        } finally {
-            await first.client.close();
-        }
+        // Chromium makes its accessibility objects on first contact: see firstContact.
+        out.first_contact_ms = await firstContact(chrome, 'Dense fixture', 4000);
 
         const d = await startDriver();
         try {
@@ -278,15 +284,7 @@ async function driverChat(url, tmp) {
     const chrome = startChromium(url, profile);
     const out = {};
     try {
-        const first = await startDriver();
-        try {
-            const wid = await sessionOn(first, chrome.pid, 'Chat fixture');
-            const t = await timed(() => first.call('get_window_state', whole(wid)));
-            out.first_contact_ms = t.ms;
-            await settle(first, wid, 3000);
-        } finally {
-            await first.client.close();
-        }
+        out.first_contact_ms = await firstContact(chrome, 'Chat fixture', 3000);
 
         // Cold reads: the first whole read of each of five fresh driver processes.
         const cold = [];
