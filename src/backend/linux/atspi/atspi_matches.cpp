@@ -8,12 +8,6 @@ namespace nd_linux {
 using nd_core::ErrorCode;
 using nd_core::make_error;
 
-namespace {
-
-constexpr const char* IFACE_COLLECTION = "org.a11y.atspi.Collection";
-
-} // namespace
-
 std::vector<std::int32_t> role_bits(const std::vector<std::uint32_t>& roles)
 {
     std::vector<std::int32_t> words;

@@ -24,6 +24,7 @@ inline constexpr const char* IFACE_COMPONENT = "org.a11y.atspi.Component";
 inline constexpr const char* IFACE_TEXT = "org.a11y.atspi.Text";
 inline constexpr const char* IFACE_EDITABLE_TEXT = "org.a11y.atspi.EditableText";
 inline constexpr const char* IFACE_VALUE = "org.a11y.atspi.Value";
+inline constexpr const char* IFACE_COLLECTION = "org.a11y.atspi.Collection";
 inline constexpr const char* IFACE_SELECTION = "org.a11y.atspi.Selection";
 inline constexpr const char* IFACE_TABLE = "org.a11y.atspi.Table";
 

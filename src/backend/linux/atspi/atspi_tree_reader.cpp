@@ -30,7 +30,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     m_warm.remember(window,
                     {.app = located.app, .top = located.top.ref, .limits = limits, .item_cache = located.cache != nullptr,
                      .options = m_last_options, .visible_means_showing = m_last_visible},
-                    tree);
+                    tree, deadline);
     return tree;
 }
 

@@ -1,6 +1,7 @@
 #include "backend/linux/atspi/atspi_warm.h"
 
 #include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_matches.h"
 #include "backend/linux/atspi/atspi_names.h"
 
 #include <algorithm>
@@ -147,7 +148,8 @@ void WarmTrees::before_cold(const std::string& app)
     m_cold_started = Clock::now();
 }
 
-void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold, const nd_core::RawTree& tree)
+void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold, nd_core::RawTree& tree,
+                         Deadline deadline)
 {
     const auto window_id = window.window_id;
     if (!m_enabled || !m_events || window_id == 0)
@@ -169,10 +171,16 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     if (cold.item_cache)
         e.cold.toolkit = toolkit_of(cold.app.bus);
     e.pid = window.pid;
-    e.tree = tree;
+    e.tree = std::move(tree);
     e.last_used = Clock::now();
     e.cold_at = m_cold_started;
     e.bus_generation = m_bus.generation();
+    // The frames of the showing rows: what the next warm read tells a scroll by. The read returns
+    // them too, so that its view does not ask for them again.
+    const bool framed = refresh_frames(e, deadline, nullptr);
+    tree = e.tree;
+    if (!framed)
+        m_entries.erase(window_id);
 }
 
 std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& window, const nd_core::ReadLimits& limits,
@@ -210,8 +218,11 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         return decline(window_id, m_why);
     if (!check_structure(e, deadline))
         return decline(window_id, m_why);
-    if (!refresh_frames(e, deadline))
+    std::vector<std::int32_t> moved;
+    if (!refresh_frames(e, deadline, &moved))
         return decline(window_id, "the frames could not be read");
+    if (!moved.empty() && !reread_moved(e, moved, deadline))
+        return decline(window_id, m_why);
     e.last_used = Clock::now();
     ++m_stats.warm;
     return e.tree;
@@ -408,12 +419,53 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
     return true;
 }
 
+void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row,
+                                   const std::vector<std::vector<std::int32_t>>& children,
+                                   std::vector<std::int32_t>& changed)
+{
+    const auto& el = e.tree.elements;
+    const auto ref = parse_key(el[static_cast<std::size_t>(row)].key);
+    const auto& have = children[static_cast<std::size_t>(row)];
+    if (have.empty()) {
+        batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
+                  [&changed, row](const Reply& r) {
+                      std::int32_t count = 0;
+                      if (!r.ok() || sd_bus_message_read(r.message, "v", "i", &count) < 0 || count != 0)
+                          changed.push_back(row);
+                  });
+        return;
+    }
+    // GTK3's cold read orders children as its item cache does, GetChildren otherwise. An app whose
+    // toolkit did not say is compared in order: a difference then makes the read cold.
+    const bool any_order = e.cold.item_cache && e.cold.toolkit == "gtk";
+    batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
+              [&changed, &have, &el, row, any_order](const Reply& r) {
+                  std::vector<ObjectRef> kids;
+                  if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() != have.size()) {
+                      changed.push_back(row);
+                      return;
+                  }
+                  std::vector<std::string> live, read;
+                  for (std::size_t k = 0; k < kids.size(); ++k) {
+                      live.push_back(kids[k].key());
+                      read.push_back(el[static_cast<std::size_t>(have[k])].key);
+                  }
+                  if (any_order) {
+                      std::sort(live.begin(), live.end());
+                      std::sort(read.begin(), read.end());
+                  }
+                  if (live != read)
+                      changed.push_back(row);
+              });
+}
+
 bool WarmTrees::check_structure(Entry& e, Deadline deadline)
 {
     auto& el = e.tree.elements;
     const auto n = el.size();
-    // Which rows lie in a document (a web page's content: its engine announces every change).
-    std::vector<char> trusted(n, 0);
+    // Which rows lie in a document (a web page's content: its engine announces every change), and
+    // which hold one below them.
+    std::vector<char> trusted(n, 0), holds_document(n, 0);
     std::vector<std::vector<std::int32_t>> children(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto parent = el[i].parent;
@@ -422,54 +474,81 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
         if (parent >= 0)
             children[static_cast<std::size_t>(parent)].push_back(static_cast<std::int32_t>(i));
     }
+    for (std::size_t i = n; i-- > 0;) {
+        const bool document = el[i].role == "document_web" || el[i].role == "document_frame";
+        if ((document || holds_document[i]) && el[i].parent >= 0)
+            holds_document[static_cast<std::size_t>(el[i].parent)] = 1;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (!trusted[i] && !parse_key(el[i].key))
+            return fail("an element without an AT-SPI object");
+
+    // A part outside documents with no document below it is compared in one call: its
+    // descendants in preorder (Collection.GetMatches, every object) against the read's. The
+    // parents above documents, and parts whose app has no such call or whose answer differs, are
+    // compared parent by parent. GTK3 orders children otherwise than its item cache: parent by
+    // parent too.
+    struct Part {
+        std::int32_t row = 0;
+        std::int32_t end = 0;
+        std::vector<ObjectRef> live;
+        bool answered = false;
+    };
+    std::vector<Part> parts;
     std::vector<std::int32_t> changed;
     AtspiBatch batch(m_bus, deadline);
     std::size_t asked = 0;
-    // GTK3's cold read orders children as its item cache does, GetChildren otherwise. An app whose
-    // toolkit did not say is compared in order: a difference then makes the read cold (below).
-    const bool any_order = e.cold.item_cache && e.cold.toolkit == "gtk";
-    for (std::size_t i = 0; i < n; ++i) {
-        // A document's children are its engine's; whether the document is there, its parent's.
-        if (trusted[i])
-            continue;
-        auto ref = parse_key(el[i].key);
-        if (!ref)
-            return fail("an element without an AT-SPI object");
+    const bool whole_parts = !e.parts_by_parent && !order_from_cache(e.cold);
+    for (std::size_t i = 0; i < n;) {
         const auto row = static_cast<std::int32_t>(i);
-        ++asked;
-        if (children[i].empty()) {
-            batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"},
-                      get_property(IFACE_ACCESSIBLE, "ChildCount"),
-                      [&changed, row](const Reply& r) {
-                          std::int32_t count = 0;
-                          if (!r.ok() || sd_bus_message_read(r.message, "v", "i", &count) < 0 || count != 0)
-                              changed.push_back(row);
-                      });
+        if (trusted[i]) {
+            i = static_cast<std::size_t>(subtree_end(el, row));
             continue;
         }
-        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
-                  [&changed, &children, &el, row, any_order](const Reply& r) {
-                      std::vector<ObjectRef> kids;
-                      const auto& have = children[static_cast<std::size_t>(row)];
-                      if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() != have.size()) {
-                          changed.push_back(row);
-                          return;
-                      }
-                      std::vector<std::string> live, read;
-                      for (std::size_t k = 0; k < kids.size(); ++k) {
-                          live.push_back(kids[k].key());
-                          read.push_back(el[static_cast<std::size_t>(have[k])].key);
-                      }
-                      if (any_order) {
-                          std::sort(live.begin(), live.end());
-                          std::sort(read.begin(), read.end());
-                      }
-                      if (live != read)
-                          changed.push_back(row);
-                  });
+        const std::int32_t end = subtree_end(el, row);
+        if (whole_parts && !holds_document[i] && end - row > 1) {
+            parts.push_back({row, end, {}, false});
+            i = static_cast<std::size_t>(end);
+            continue;
+        }
+        ++asked;
+        add_children_check(e, batch, row, children, changed);
+        ++i;
+    }
+    for (auto& part : parts) {
+        const auto ref = parse_key(el[static_cast<std::size_t>(part.row)].key);
+        const std::int32_t count = part.end - part.row; // one more than the read holds tells growth
+        ++asked;
+        batch.add({ref->bus, ref->path, IFACE_COLLECTION, "GetMatches"},
+                  [count](sd_bus_message* m) { return append_get_matches_args(m, {}, count); },
+                  [&part](const Reply& r) { part.answered = r.ok() && read_refs(r.message, part.live) >= 0; });
     }
     if (!batch.run())
         return fail("the structure check did not finish");
+
+    // Parts whose answer differs from the read are compared parent by parent: a change, or an
+    // app whose Collection walks otherwise than GetChildren (then always parent by parent).
+    AtspiBatch again(m_bus, deadline);
+    std::size_t unsure = 0;
+    const auto changed_before = changed.size();
+    for (const auto& part : parts) {
+        bool same = part.answered && part.live.size() == static_cast<std::size_t>(part.end - part.row - 1);
+        for (std::size_t k = 0; same && k < part.live.size(); ++k)
+            same = part.live[k].key() == el[static_cast<std::size_t>(part.row) + 1 + k].key;
+        if (same)
+            continue;
+        ++unsure;
+        for (auto row = part.row; row < part.end; ++row) {
+            ++asked;
+            add_children_check(e, again, row, children, changed);
+        }
+    }
+    if (unsure > 0) {
+        if (!again.run())
+            return fail("the structure check did not finish");
+        if (changed.size() == changed_before)
+            e.parts_by_parent = true;
+    }
     m_stats.checked = asked;
     if (changed.empty())
         return true;
@@ -480,30 +559,76 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     return rewalk_all(e, outermost(el, std::move(changed)), deadline);
 }
 
-bool WarmTrees::refresh_frames(Entry& e, Deadline deadline)
+bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved)
 {
     auto& el = e.tree.elements;
-    AtspiBatch batch(m_bus, deadline);
+    const auto& options = e.cold.options;
+    struct Ask {
+        std::int32_t row = 0;
+        nd_core::Frame frame;
+        bool ok = false;
+    };
+    std::vector<Ask> asks;
     for (std::size_t i = 0; i < el.size(); ++i) {
         auto& x = el[i];
-        if (i != 0 && !(x.secure() || !e.cold.options.deferred_frames))
-            continue;
-        if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
+        const bool showing = x.is(nd_core::STATE_SHOWING);
+        // Objects that are not showing report no real place (the walk's rule too). Deferred
+        // frames: those a view reads (the showing rows'), the root's and secure fields'.
+        const bool ask = (options.hidden_extents || showing) &&
+                         (!options.deferred_frames || i == 0 || x.secure() || showing) && parse_key(x.key);
+        if (ask) {
+            asks.push_back({static_cast<std::int32_t>(i)});
+        } else {
             x.has_frame = false;
-            continue;
+            x.frame = {};
         }
-        auto ref = parse_key(x.key);
-        if (!ref)
-            continue;
+    }
+    AtspiBatch batch(m_bus, deadline);
+    for (auto& ask : asks) {
+        const auto ref = parse_key(el[static_cast<std::size_t>(ask.row)].key);
         batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
                   [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
-                  [&x](const Reply& r) {
-                      nd_core::Frame f;
-                      x.has_frame = r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0;
-                      x.frame = x.has_frame ? f : nd_core::Frame{};
+                  [&ask](const Reply& r) {
+                      ask.ok = r.ok() && read_extents(r.message, ask.frame) >= 0 && ask.frame.w > 0 && ask.frame.h > 0;
                   });
     }
-    return static_cast<bool>(batch.run());
+    if (!batch.run())
+        return false;
+    // A row moved when its place relative to the window's changed: the page scrolled, or its
+    // layout moved. No event says so (Chromium sends none for a scroll), and whether a row shows
+    // follows its place.
+    const nd_core::Frame old_root = el.front().has_frame ? el.front().frame : nd_core::Frame{};
+    const nd_core::Frame new_root = !asks.empty() && asks.front().row == 0 && asks.front().ok ? asks.front().frame
+                                                                                                   : nd_core::Frame{};
+    for (const auto& ask : asks) {
+        auto& x = el[static_cast<std::size_t>(ask.row)];
+        if (moved && ask.row != 0 && x.has_frame &&
+            (!ask.ok || ask.frame.x - new_root.x != x.frame.x - old_root.x ||
+             ask.frame.y - new_root.y != x.frame.y - old_root.y || ask.frame.w != x.frame.w || ask.frame.h != x.frame.h))
+            moved->push_back(ask.row);
+        x.has_frame = ask.ok;
+        x.frame = ask.ok ? ask.frame : nd_core::Frame{};
+    }
+    return true;
+}
+
+bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, Deadline deadline)
+{
+    // A scroll moves every row of what scrolled; rows that were off screen may now show, and their
+    // places were never known: read the window cold.
+    if (moved.size() > MAX_MOVED)
+        return fail(std::to_string(moved.size()) + " elements changed place without an event (a scroll)");
+    if (!refetch(e, moved, deadline))
+        return false;
+    // Their frames were read above; a row that no longer shows has none.
+    for (auto row : moved) {
+        auto& x = e.tree.elements[static_cast<std::size_t>(row)];
+        if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
+            x.has_frame = false;
+            x.frame = {};
+        }
+    }
+    return true;
 }
 
 void WarmTrees::fill_action_names(std::int64_t window_id, std::vector<nd_core::Element>& elements,

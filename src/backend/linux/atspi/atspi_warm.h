@@ -7,14 +7,21 @@
 // element: the same rows in the same preorder with the same keys, roles, names, descriptions,
 // values, states and actions. To get there it syncs with the app (so every event sent before now is
 // in), re-walks the subtree of every object whose children changed, reads the facts of every
-// object whose own facts changed, and reads the frames of the root and of secure fields afresh, as
-// a cold read does. Whenever that cannot be trusted it declines and the caller reads cold: the app
-// may not know of the listeners yet, its record overflowed, the window holds a container that
-// manages its descendants (its visible part follows scrolling, which no event announces), a window of it came or went, a changed object is not
-// in a read the budget cut, the bus was replaced, or the window was not read for a minute.
+// object whose own facts changed, and reads afresh the frames a view returns (the root's, secure
+// fields' and the showing rows'). A showing row whose place moved relative to the window without
+// an event is read again (whether it shows follows its place; Chromium announces no scroll). Whenever
+// that cannot be trusted it declines and the caller reads cold: the app may not know of the
+// listeners yet, its record overflowed, more than a few rows moved (a scroll, which may bring rows
+// never placed into view), the window holds a container that manages its descendants (its visible
+// part follows scrolling), a window of it came or went, a changed object is not in a read the
+// budget cut, the bus was replaced, or the window was not read for a minute.
+//
+// Not seen: a row that was off screen and moves into view while no showing row moves (an
+// animation of that row alone); it shows at the next cold read (MAX_WARM_AGE).
 //
 // The reader owns one WarmTrees; nothing here is thread-safe beyond what AtspiEvents guards.
 
+#include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_events.h"
 #include "backend/linux/atspi/atspi_walker.h"
 
@@ -48,6 +55,7 @@ public:
     static constexpr std::size_t MAX_WINDOWS = 32;
     static constexpr std::size_t MAX_UNKNOWN = 16; // changed objects outside the read, traced to it
     static constexpr int MAX_ANCESTRY = 64;
+    static constexpr std::size_t MAX_MOVED = 16;     // rows that changed place, read again; more is a scroll
     static constexpr auto MAX_IDLE = std::chrono::seconds(60);
     // A cold read at least this often, whatever the events say: the bound on trusting them.
     static constexpr auto MAX_WARM_AGE = std::chrono::seconds(30);
@@ -67,7 +75,9 @@ public:
     std::optional<nd_core::RawTree> read(const nd_core::WindowInfo&, const nd_core::ReadLimits&, Deadline);
     // Before a cold walk of `app`: events from now on count for the next read.
     void before_cold(const std::string& app);
-    void remember(const nd_core::WindowInfo&, const ColdRead&, const nd_core::RawTree&);
+    // Keeps `tree` for the warm reads to come, and reads the frames of its showing rows into it
+    // (and the kept copy): the places the next warm read tells a scroll by.
+    void remember(const nd_core::WindowInfo&, const ColdRead&, nd_core::RawTree& tree, Deadline);
     void forget(std::int64_t window_id) { m_entries.erase(window_id); }
 
     // Action names read one by one (Chromium) outlive a read while their object does not change.
@@ -87,6 +97,9 @@ private:
         Clock::time_point last_used;
         Clock::time_point cold_at;        // when the cold read began
         std::uint64_t bus_generation = 0;
+        // The app's Collection answered otherwise than its GetChildren for an unchanged part:
+        // its structure is checked parent by parent.
+        bool parts_by_parent = false;
     };
 
     bool ensure_events();
@@ -110,11 +123,22 @@ private:
     // The app's toolkit name, asked once per app.
     std::string toolkit_of(const std::string& app);
     bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
-    bool refresh_frames(Entry&, Deadline);
+    // Reads the frames a read returns afresh (the root's, secure fields', and in deferred mode the
+    // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
+    // the window's.
+    bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved);
+    // Reads the rows that moved again (whether they show follows their place); many moved rows
+    // are a scroll, which may have brought rows never placed into view: then the read is cold.
+    bool reread_moved(Entry&, const std::vector<std::int32_t>& moved, Deadline);
     // Outside documents (whose engines announce every change), toolkits leave some changes
     // unannounced (Chromium's own UI): each such parent's children are compared with the app's,
     // and what differs is read again.
     bool check_structure(Entry&, Deadline);
+    // Adds the comparison of one parent's children (a leaf's count) with the app's; a row that
+    // differs goes into `changed`.
+    static void add_children_check(Entry&, AtspiBatch&, std::int32_t row,
+                                   const std::vector<std::vector<std::int32_t>>& children,
+                                   std::vector<std::int32_t>& changed);
 
     AtspiBus& m_bus;
     std::unique_ptr<AtspiEvents> m_events;
