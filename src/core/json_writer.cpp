@@ -4,9 +4,30 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace nd_core {
 
+
+namespace {
+
+// Whether none of eight bytes needs escaping or a UTF-8 check: no control character, quote,
+// backslash or byte from 0x80 up (the usual bit tricks for "has a byte below n / equal to c").
+inline bool plain_eight(const char* p)
+{
+    constexpr std::uint64_t ONES = 0x0101010101010101ull, HIGH = 0x8080808080808080ull;
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    const std::uint64_t control = (v - ONES * 0x20) & ~v & HIGH;
+    const std::uint64_t q = v ^ (ONES * '"');
+    const std::uint64_t quote = (q - ONES) & ~q & HIGH;
+    const std::uint64_t b = v ^ (ONES * '\\');
+    const std::uint64_t backslash = (b - ONES) & ~b & HIGH;
+    return ((v & HIGH) | control | quote | backslash) == 0;
+}
+
+} // namespace
 
 void append_json_string(std::string& out, std::string_view s)
 {
@@ -16,6 +37,8 @@ void append_json_string(std::string& out, std::string_view s)
     while (i < s.size()) {
         // Copy the longest run that needs no escaping in one append.
         std::size_t run = i;
+        while (run + 8 <= s.size() && plain_eight(s.data() + run))
+            run += 8;
         while (run < s.size()) {
             auto c = static_cast<unsigned char>(s[run]);
             if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80)

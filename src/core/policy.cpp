@@ -262,6 +262,27 @@ std::string to_lower_ascii(std::string_view s)
     return out;
 }
 
+namespace {
+
+// Whether `hay` holds `lower_needle` in any ASCII case, without a lowered copy (this runs for
+// every row of every read).
+bool contains_ascii_ci(std::string_view hay, std::string_view lower_needle)
+{
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower_needle.size() > hay.size())
+        return false;
+    for (std::size_t i = 0; i + lower_needle.size() <= hay.size(); ++i) {
+        std::size_t k = 0;
+        while (k < lower_needle.size() && lower(hay[i + k]) == lower_needle[k])
+            ++k;
+        if (k == lower_needle.size())
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 bool is_secure_element(std::string_view role, std::uint32_t states)
 {
     if (states & STATE_SECURE)
@@ -269,8 +290,7 @@ bool is_secure_element(std::string_view role, std::uint32_t states)
     // Roles that are secure by nature on any platform: AT-SPI password_text, macOS
     // AXSecureTextField (secure_text_field), UIA IsPassword edits mapped to password_*. Any role
     // that says password or secure counts, so a new platform's spelling errs towards secure.
-    std::string r = to_lower_ascii(role);
-    return r.find("password") != std::string::npos || r.find("secure") != std::string::npos;
+    return contains_ascii_ci(role, "password") || contains_ascii_ci(role, "secure");
 }
 
 CredentialVerdict looks_like_credential(std::string_view text, bool clipboard)

@@ -1,5 +1,6 @@
 #include "core/view_render.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace nd_core {
@@ -33,6 +34,15 @@ void append_quoted(std::string& out, std::string_view text)
         }
     }
     out.push_back('"');
+}
+
+// append_quoted of the text cut to `max_chars` characters.
+void append_quoted_cut(std::string& out, std::string_view text, std::int32_t max_chars)
+{
+    if (text.size() <= static_cast<std::size_t>(std::max(max_chars, 0)))
+        append_quoted(out, text);
+    else
+        append_quoted(out, cut_text(text, max_chars));
 }
 
 void write_frame(JsonWriter& w, const Element& e)
@@ -108,26 +118,40 @@ void append_managed(std::string& out, const ManagedChildren& m)
     }
 }
 
-void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& row)
+// A text field cut to `max_chars` characters; a text that short in bytes is written as it is.
+void text_field(JsonWriter& w, std::string_view key, std::string_view text, std::int32_t max_chars)
+{
+    if (text.size() <= static_cast<std::size_t>(std::max(max_chars, 0)))
+        w.field(key, text);
+    else
+        w.field(key, cut_text(text, max_chars));
+}
+
+// `token` is scratch space, reused row after row: a window of thousands of rows allocates once.
+void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& row, std::string& token)
 {
     const auto& e = s.elements[row.index];
     w.begin_object();
     w.field("element_index", row.index);
-    w.field("element_token", format_token(s.id, row.index));
+    token.assign(s.id);
+    token.push_back(':');
+    append_int(token, row.index);
+    w.field("element_token", token);
     w.field("role", e.role);
     if (v.kind == ViewKind::skeleton) {
-        w.field("label", cut_text(e.name, LABEL_MAX_CHARS));
+        text_field(w, "label", e.name, LABEL_MAX_CHARS);
         if (row.fold_count > 0)
             w.key("alike").begin_object().field("count", row.fold_count).field("last_index", row.fold_last).end_object();
     } else {
-        w.field("name", cut_text(e.name, NAME_MAX_CHARS));
+        text_field(w, "name", e.name, NAME_MAX_CHARS);
         if (e.secure())
             w.field("value_redacted", true);
         else if (!e.value.empty())
-            w.field("value", cut_text(e.value, VALUE_MAX_CHARS));
+            text_field(w, "value", e.value, VALUE_MAX_CHARS);
         w.key("states").begin_array();
-        for (auto name : state_names(e.states))
-            w.string(name);
+        for (std::uint32_t bit = 0; bit < STATE_COUNT; ++bit)
+            if (e.states & (1u << bit))
+                w.string(state_name(bit));
         w.end_array();
         w.key("actions").begin_array();
         for (const auto& a : e.actions)
@@ -174,9 +198,10 @@ void append_state_words(std::string& out, const Element& e)
 
 void write_rows_json(JsonWriter& w, const Snapshot& s, const View& v)
 {
+    std::string token;
     w.begin_array();
     for (const auto& row : v.rows)
-        write_row(w, s, v, row);
+        write_row(w, s, v, row, token);
     w.end_array();
 }
 
@@ -193,7 +218,7 @@ std::string view_text(const Snapshot& s, const View& v)
         out.append(e.role);
         out.push_back(' ');
         if (v.kind == ViewKind::skeleton) {
-            append_quoted(out, cut_text(e.name, LABEL_MAX_CHARS));
+            append_quoted_cut(out, e.name, LABEL_MAX_CHARS);
             out.append(" children=");
             append_int(out, e.child_count);
             out.append(" descendants=");
@@ -208,10 +233,10 @@ std::string view_text(const Snapshot& s, const View& v)
             }
             append_managed(out, e.managed);
         } else {
-            append_quoted(out, cut_text(e.name, NAME_MAX_CHARS));
+            append_quoted_cut(out, e.name, NAME_MAX_CHARS);
             if (!e.secure() && !e.value.empty()) {
                 out.append(" = ");
-                append_quoted(out, cut_text(e.value, VALUE_MAX_CHARS));
+                append_quoted_cut(out, e.value, VALUE_MAX_CHARS);
             }
             append_state_words(out, e);
             append_managed(out, e.managed);

@@ -59,6 +59,9 @@ int McpServer::run()
         m_host.connection_closed();
         return 1;
     }
+    // A whole-window read answers a megabyte or more: a pipe to the client that holds it whole
+    // spares both sides a wake-up per 64 KiB. Not a pipe, or the system's limit: as it is.
+    (void)::fcntl(m_output_fd, F_SETPIPE_SZ, 1 << 20);
     // A client that goes away closes our stdout; that must end the server, not kill the process.
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;

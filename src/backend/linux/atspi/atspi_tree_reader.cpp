@@ -108,8 +108,6 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
                                                    const std::vector<std::int32_t>& indices,
                                                    std::chrono::milliseconds deadline, bool action_names)
 {
-    if (action_names)
-        m_warm.fill_action_names(window.window_id, elements, indices);
     AtspiBatch batch(m_bus, deadline_in(deadline));
     for (auto index : indices) {
         if (index < 0 || static_cast<std::size_t>(index) >= elements.size())

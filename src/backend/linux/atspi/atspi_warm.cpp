@@ -177,10 +177,13 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     e.bus_generation = m_bus.generation();
     // The frames of the showing rows: what the next warm read tells a scroll by. The read returns
     // them too, so that its view does not ask for them again.
-    const bool framed = refresh_frames(e, deadline, nullptr);
-    tree = e.tree;
-    if (!framed)
+    if (!refresh_frames(e, deadline, nullptr)) {
         m_entries.erase(window_id);
+        return;
+    }
+    // Every frame a view reads is in: none is left for later.
+    e.tree.frames_deferred = false;
+    tree = e.tree;
 }
 
 std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& window, const nd_core::ReadLimits& limits,
@@ -223,6 +226,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
+    e.tree.frames_deferred = false; // every frame a view reads is in (refresh_frames)
     e.last_used = Clock::now();
     ++m_stats.warm;
     return e.tree;
@@ -367,8 +371,6 @@ bool WarmTrees::rewalk(Entry& e, std::int32_t at, Deadline deadline)
         top.frame = {};
         top.has_frame = false;
     }
-    for (std::int32_t i = at; i < end; ++i)
-        e.action_names.erase(el[static_cast<std::size_t>(i)].key);
     splice_subtree(el, at, std::move(sub->elements));
     ++m_stats.rewalked;
     return true;
@@ -408,10 +410,9 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
             now.depth = old.depth;
             now.child_count = old.child_count;
             if (part[k] == 0 || (options.deferred_frames && !now.secure())) {
-                now.frame = old.frame; // the root's is read below; the others are not kept
+                now.frame = old.frame; // read afresh after (refresh_frames)
                 now.has_frame = old.has_frame;
             }
-            e.action_names.erase(old.key);
             old = std::move(now);
             ++m_stats.refetched;
         }
@@ -631,34 +632,20 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
     return true;
 }
 
-void WarmTrees::fill_action_names(std::int64_t window_id, std::vector<nd_core::Element>& elements,
-                                  const std::vector<std::int32_t>& rows)
-{
-    auto it = m_entries.find(window_id);
-    if (it == m_entries.end())
-        return;
-    for (auto row : rows) {
-        if (row < 0 || static_cast<std::size_t>(row) >= elements.size())
-            continue;
-        auto& x = elements[static_cast<std::size_t>(row)];
-        auto known = it->second.action_names.find(x.key);
-        if (known != it->second.action_names.end() && known->second.size() == x.actions.size())
-            x.actions = known->second;
-    }
-}
-
 void WarmTrees::learn_action_names(std::int64_t window_id, const std::vector<nd_core::Element>& elements,
                                    const std::vector<std::int32_t>& rows)
 {
     auto it = m_entries.find(window_id);
     if (it == m_entries.end())
         return;
+    auto& kept = it->second.tree.elements;
     for (auto row : rows) {
-        if (row < 0 || static_cast<std::size_t>(row) >= elements.size())
+        const auto at = static_cast<std::size_t>(row);
+        if (row < 0 || at >= elements.size() || at >= kept.size() || kept[at].key != elements[at].key)
             continue;
-        const auto& x = elements[static_cast<std::size_t>(row)];
+        const auto& x = elements[at];
         if (!x.actions.empty() && std::none_of(x.actions.begin(), x.actions.end(), [](const auto& a) { return a.empty(); }))
-            it->second.action_names[x.key] = x.actions;
+            kept[at].actions = x.actions;
     }
 }
 

@@ -80,8 +80,9 @@ public:
     void remember(const nd_core::WindowInfo&, const ColdRead&, nd_core::RawTree& tree, Deadline);
     void forget(std::int64_t window_id) { m_entries.erase(window_id); }
 
-    // Action names read one by one (Chromium) outlive a read while their object does not change.
-    void fill_action_names(std::int64_t window_id, std::vector<nd_core::Element>&, const std::vector<std::int32_t>& rows);
+    // Action names read one by one for a view (Chromium leaves them empty in GetActions) go into
+    // the kept tree, so that they outlive a read while their object does not change: a warm read
+    // returns them and its view asks for none.
     void learn_action_names(std::int64_t window_id, const std::vector<nd_core::Element>&,
                             const std::vector<std::int32_t>& rows);
 
@@ -92,7 +93,6 @@ private:
         ColdRead cold;
         std::int64_t pid = 0;
         nd_core::RawTree tree;
-        std::unordered_map<std::string, std::vector<std::string>> action_names; // by element key
         AppChanges pending; // changes of its app taken while another of the app's windows was read
         Clock::time_point last_used;
         Clock::time_point cold_at;        // when the cold read began
