@@ -160,7 +160,8 @@ TEST_F(Calc, a_number_put_into_a_cell_headless_reads_back)
     EXPECT_EQ(cell(read_all(m_window), "C3").value("value", ""), "");
 }
 
-TEST_F(Calc, a_scroll_brings_other_cells_into_the_read)
+// The sheet's cursor cell (A1 in a new document) has the focus; a scroll leaves it where it was.
+TEST_F(Calc, a_scroll_brings_other_cells_into_the_read_and_keeps_the_cursor_cell)
 {
     if (!backend().input() || !backend().watcher() || !backend().overlay())
         GTEST_SKIP() << "this X server lacks XTEST, XInput 2.1 or SHAPE";
@@ -186,7 +187,13 @@ TEST_F(Calc, a_scroll_brings_other_cells_into_the_read)
         5s))
         << sheet(after).dump();
     const auto first = sheet(after)["managed"]["visible_rows"][0].get<int>();
-    EXPECT_TRUE(cell(after, "A1").is_null()) << "row 1 scrolled out of the read";
+    EXPECT_TRUE(cell(after, "B1").is_null()) << "row 1 scrolled out of the read";
+    EXPECT_TRUE(cell(after, "A2").is_null()) << "row 2 scrolled out of the read";
+    // The cursor cell stays in the read, off screen: the active child of the sheet.
+    const auto a1 = cell(after, "A1");
+    ASSERT_FALSE(a1.is_null()) << "the cursor cell, scrolled out of view, is not in the read";
+    EXPECT_TRUE(has_state(a1, "focused")) << a1.dump();
+    EXPECT_FALSE(has_state(a1, "showing")) << a1.dump();
     EXPECT_FALSE(cell(after, "A" + std::to_string(first + 1)).is_null());
     EXPECT_FALSE(cell(after, "B" + std::to_string(first + 10)).is_null());
     // A row that was below the visible part before is in the read now.

@@ -53,7 +53,12 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     options.property_gets = located.cache == nullptr;
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
+    walk.remember_focus_in(&m_focused_children);
     auto tree = TRY(walk.read(located.top.ref));
+    if (m_focused_children.size() > 256)
+        m_focused_children.clear();
+    for (auto& [container, child] : walk.focused_children())
+        m_focused_children[container] = std::move(child);
     m_last_options = options;
     m_last_visible = walk.visible_means_showing();
     tree.frames_deferred = options.deferred_frames;

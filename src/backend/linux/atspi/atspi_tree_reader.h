@@ -57,6 +57,8 @@ private:
     LastRead m_last;
     WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it
     bool m_last_visible = false;  // whether visible stood for showing in it
+    // The last focused child seen in each container that manages its descendants (bounded).
+    TreeWalk::FocusedChildren m_focused_children;
     WarmTrees m_warm;
 };
 

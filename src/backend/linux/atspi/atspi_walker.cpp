@@ -223,6 +223,7 @@ void TreeWalk::fetch_children(int index)
                     if (it != part.children.end())
                         child.stable_key = part.keys[static_cast<std::size_t>(it - part.children.begin())];
                 }
+                add_focused_child(index, part.keys);
             });
         return;
     }
@@ -244,6 +245,43 @@ void TreeWalk::fetch_children(int index)
         if (read_refs(r.message, kids) >= 0)
             add_children(index, kids);
     });
+}
+
+void TreeWalk::add_focused_child(int index, const std::vector<std::string>& part_keys)
+{
+    if (!m_focused_known)
+        return;
+    const auto known = m_focused_known->find(m_nodes[static_cast<std::size_t>(index)]->ref.key());
+    if (known == m_focused_known->end() ||
+        std::find(part_keys.begin(), part_keys.end(), known->second) != part_keys.end())
+        return;
+    const auto key = parse_child_key(known->second);
+    if (!key)
+        return;
+    fetch_child(m_batch, *key, [this, index, stable = known->second](ObjectRef live) {
+        if (live.null())
+            return;
+        m_batch.add({live.bus, live.path, IFACE_ACCESSIBLE, "GetState"}, {}, [this, index, live, stable](const Reply& r) {
+            AtspiStates states;
+            if (!r.ok() || read_states(r.message, states) < 0 || !states.has(ATSPI_STATE_FOCUSED))
+                return;
+            Node& node = *m_nodes[static_cast<std::size_t>(index)];
+            const auto first = node.children.size();
+            add_children(index, {live}, true);
+            if (node.children.size() > first)
+                m_nodes[static_cast<std::size_t>(node.children.back())]->stable_key = stable;
+        });
+    });
+}
+
+TreeWalk::FocusedChildren TreeWalk::focused_children() const
+{
+    FocusedChildren out;
+    for (const auto& n : m_nodes)
+        if (n->visible_child && !n->gone && !n->stable_key.empty() && n->parent >= 0 &&
+            n->states.has(ATSPI_STATE_FOCUSED))
+            out[m_nodes[static_cast<std::size_t>(n->parent)]->ref.key()] = n->stable_key;
+    return out;
 }
 
 void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool visible_part)

@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace nd_linux {
@@ -63,6 +64,14 @@ public:
     // What the read derived from the window's root (GTK 4): visible stands for showing.
     bool visible_means_showing() const { return m_visible_means_showing; }
 
+    // The child of a container that manages its descendants which last had the focus (a sheet's
+    // cursor cell), by the container's key: read with the visible part while it still says
+    // focused, also when scrolled out of view, so that the active child is always in the read.
+    using FocusedChildren = std::unordered_map<std::string, std::string>; // container key -> child key
+    void remember_focus_in(const FocusedChildren* known) { m_focused_known = known; }
+    // After read(): the focused child of each such container the read holds.
+    FocusedChildren focused_children() const;
+
 private:
     struct Node;
     int add_node(const ObjectRef&, int parent, std::int32_t depth);
@@ -88,6 +97,11 @@ private:
         return s.has(ATSPI_STATE_SHOWING) || (m_visible_means_showing && s.has(ATSPI_STATE_VISIBLE));
     }
 
+    // After the visible part of container `index`: its remembered focused child, when the part
+    // lacks it and it still says focused.
+    void add_focused_child(int index, const std::vector<std::string>& part_keys);
+
+    const FocusedChildren* m_focused_known = nullptr;
     bool m_truncated = false;
     bool m_visible_means_showing = false;
     bool m_facts_only = false; // read_each: no children
