@@ -15,8 +15,8 @@
 #include "core/png.h"
 #include "core/views.h"
 #include "driver/dispatcher.h"
-#include "driver/mcp/json_rpc.h"
-#include "driver/mcp/mcp_methods.h"
+#include "mcp/json_rpc.h"
+#include "mcp/mcp_methods.h"
 
 #include <benchmark/benchmark.h>
 #if NISH_HAVE_LIBDEFLATE
@@ -50,21 +50,21 @@ struct InProcess {
         backend = std::move(nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir())).value();
         engine = std::make_unique<nd_core::Engine>(*backend, consent, audit);
         dispatcher = std::make_unique<nd_driver::Dispatcher>(*engine);
-        nd_driver::CallContext ctx;
+        nd_mcp::CallContext ctx;
         dispatcher->call_tool("start_session", nlohmann::json::object(), ctx);
     }
 
     // tools/call as the server answers it: the tool's output wrapped into one JSON-RPC line.
     std::string call_line(const nlohmann::json& args)
     {
-        nd_driver::CallContext ctx;
+        nd_mcp::CallContext ctx;
         auto out = dispatcher->call_tool("get_window_state", args, ctx);
         std::string line;
         line.reserve(out.structured.size() + out.text.size() + 256);
         nd_core::JsonWriter w(line);
-        nd_driver::begin_rpc_result(w, "7");
-        nd_driver::write_call_tool_result(w, out);
-        nd_driver::end_rpc_result(w, line);
+        nd_mcp::begin_rpc_result(w, "7");
+        nd_mcp::write_call_tool_result(w, out);
+        nd_mcp::end_rpc_result(w, line);
         return line;
     }
 };

@@ -37,9 +37,9 @@ struct LinuxBenchDriver {
         return true;
     }
 
-    nd_driver::ToolOutput call_tool(std::string_view tool, const nlohmann::json& args)
+    nd_mcp::ToolOutput call_tool(std::string_view tool, const nlohmann::json& args)
     {
-        nd_driver::CallContext ctx;
+        nd_mcp::CallContext ctx;
         return dispatcher->call_tool(tool, args, ctx);
     }
 };

@@ -8,8 +8,8 @@
 #include "linux_bench_driver.h"
 
 #include "core/png.h"
-#include "driver/mcp/json_rpc.h"
-#include "driver/mcp/mcp_methods.h"
+#include "mcp/json_rpc.h"
+#include "mcp/mcp_methods.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,9 +35,9 @@ struct Bench : LinuxBenchDriver {
         error = out.is_error;
         std::string l;
         nd_core::JsonWriter w(l);
-        nd_driver::begin_rpc_result(w, "1");
-        nd_driver::write_call_tool_result(w, out);
-        nd_driver::end_rpc_result(w, l);
+        nd_mcp::begin_rpc_result(w, "1");
+        nd_mcp::write_call_tool_result(w, out);
+        nd_mcp::end_rpc_result(w, l);
         return l;
     }
 };

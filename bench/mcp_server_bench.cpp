@@ -2,7 +2,7 @@
 // response line. The fake host answers at once, so this measures the JSON-RPC layer (parse,
 // queue hand-off to the worker, result writing, two pipe hops). Target: p50 < 0.3 ms.
 
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 
 #include <benchmark/benchmark.h>
 
@@ -16,13 +16,13 @@
 
 namespace {
 
-class BenchHost : public nd_driver::ToolHost {
+class BenchHost : public nd_mcp::ToolHost {
 public:
     nlohmann::json list_tools() override { return nlohmann::json::array({{{"name", "echo"}}}); }
     bool has_tool(std::string_view name) override { return name == "echo"; }
-    nd_driver::ToolOutput call_tool(std::string_view, const nlohmann::json&, const nd_driver::CallContext&) override
+    nd_mcp::ToolOutput call_tool(std::string_view, const nlohmann::json&, const nd_mcp::CallContext&) override
     {
-        nd_driver::ToolOutput out;
+        nd_mcp::ToolOutput out;
         out.structured = R"({"ok":true,"element_token":"e12"})";
         out.text = "ok";
         return out;
@@ -68,7 +68,7 @@ void BM_McpToolsCallRoundTrip(benchmark::State& state)
         return;
     }
     BenchHost host;
-    nd_driver::McpServer server(host, to_server[0], from_server[1]);
+    nd_mcp::McpServer server(host, to_server[0], from_server[1]);
     std::thread serving([&] { server.run(); });
 
     const std::string request =

@@ -6,10 +6,10 @@
 #include "core/engine.h"
 #include "core/registry.h"
 #include "core/version.h"
-#include "driver/backend_select.h"
+#include "backend/backend_select.h"
 #include "driver/control/control_pipe.h"
 #include "driver/dispatcher.h"
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,7 +54,7 @@ public:
 
 struct Options {
     std::string command;
-    nd_driver::BackendOptions backend;
+    nd_backend::BackendOptions backend;
     std::string consent;
     bool json = false;
     int control_in = -1; // --control-fd IN,OUT; -1 without a control pipe
@@ -145,11 +145,11 @@ bool parse(int argc, char** argv, Options& o, std::string& error)
 int run_doctor(const Options& o)
 {
     nd_core::RegistryReport report;
-    auto backend = nd_driver::open_backend(o.backend);
+    auto backend = nd_backend::open_backend(o.backend);
     if (backend.ok())
         report = (*backend)->registry();
     else
-        report = nd_driver::platform_report_without_backend();
+        report = nd_backend::platform_report_without_backend();
     auto doc = nd_core::doctor_report(report);
     if (o.json) {
         std::cout << doc.dump(2) << "\n";
@@ -164,7 +164,7 @@ int run_doctor(const Options& o)
 
 int run_mcp(const Options& o)
 {
-    auto backend = nd_driver::open_backend(o.backend);
+    auto backend = nd_backend::open_backend(o.backend);
     if (!backend.ok()) {
         std::cerr << "nish-driver: " << backend.error().text() << "\n";
         return 2;
@@ -178,7 +178,7 @@ int run_mcp(const Options& o)
     nd_core::AuditLog audit(nd_core::AuditLog::default_path());
     nd_core::Engine engine(**backend, consent, audit);
     nd_driver::Dispatcher dispatcher(engine);
-    nd_driver::McpServerOptions server_options;
+    nd_mcp::McpServerOptions server_options;
     server_options.instructions =
         "Call start_session first. For dense apps read get_window_state with skeleton: true, then drill down with "
         "root: <token>. Act with element tokens; after a structure change, read again. Failed calls carry "
@@ -195,7 +195,7 @@ int run_mcp(const Options& o)
         }
         dispatcher.set_approvals(&control->approvals());
     }
-    nd_driver::McpServer server(dispatcher, STDIN_FILENO, STDOUT_FILENO, server_options);
+    nd_mcp::McpServer server(dispatcher, STDIN_FILENO, STDOUT_FILENO, server_options);
     return server.run();
 }
 

@@ -12,7 +12,7 @@
 #include "desk/daemon/daemon.h"
 #include "desk/mcp/mcp_front.h"
 #include "desk/wire/endpoint.h"
-#include "driver/backend_select.h"
+#include "backend/backend_select.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -44,7 +44,7 @@ $XDG_CONFIG_HOME/loomhand/shuttle/config.toml (docs/config.md).
 
 int run_daemon(const std::vector<std::string>& args)
 {
-    nd_driver::BackendOptions backend_options;
+    nd_backend::BackendOptions backend_options;
     std::string socket;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--backend" && i + 1 < args.size())
@@ -74,7 +74,7 @@ int run_daemon(const std::vector<std::string>& args)
         options.config_error = config.error().message;
         std::cerr << "shuttle daemon: " << options.config_error << "; every call but safety_stop and safety_resume answers it\n";
     }
-    auto backend = nd_driver::open_backend(backend_options);
+    auto backend = nd_backend::open_backend(backend_options);
     if (!backend) {
         std::cerr << "shuttle daemon: " << backend.error().message << "\n";
         return 1;

@@ -7,12 +7,12 @@
 
 #include "core/engine.h"
 #include "driver/approvals.h"
-#include "driver/mcp/tool_host.h"
 #include "driver/tool.h"
+#include "mcp/tool_host.h"
 
 namespace nd_driver {
 
-class Dispatcher final : public ToolHost {
+class Dispatcher final : public nd_mcp::ToolHost {
 public:
     explicit Dispatcher(nd_core::Engine&);
 

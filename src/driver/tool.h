@@ -6,7 +6,7 @@
 
 #include "core/engine.h"
 #include "core/result.h"
-#include "driver/tool_output.h"
+#include "mcp/tool_output.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +17,11 @@
 #include <vector>
 
 namespace nd_driver {
+
+// The MCP layer's types a tool produces and receives (mcp/tool_output.h).
+using nd_mcp::CallContext;
+using nd_mcp::ImageBlock;
+using nd_mcp::ToolOutput;
 
 enum class ArgType : std::uint8_t { string, integer, boolean, string_array, object };
 

@@ -6,7 +6,7 @@
 #include "desk/daemon/daemon.h"
 #include "desk/wire/client.h"
 #include "desk/wire/frame_io.h"
-#include "driver/backend_select.h"
+#include "backend/backend_select.h"
 
 #include <gtest/gtest.h>
 
@@ -37,7 +37,7 @@ class DaemonTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        auto backend = nd_driver::open_backend({.name = "mock"});
+        auto backend = nd_backend::open_backend({.name = "mock"});
         ASSERT_TRUE(backend.ok()) << backend.error().message;
         m_backend = std::move(backend).value();
         m_dir = temp_dir();

@@ -12,7 +12,7 @@
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
 #include "desk/wire/frame_io.h"
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 #include "tools/pipe_lines.h"
 
 #include <gtest/gtest.h>
@@ -171,7 +171,7 @@ public:
 private:
     nd_test::Pipe m_in, m_out;
     nd_desk::DeskToolHost m_host;
-    nd_driver::McpServer m_server;
+    nd_mcp::McpServer m_server;
     nd_test::LineIn m_lines;
     std::thread m_thread;
     json m_server_info;
@@ -305,7 +305,7 @@ TEST(DeskMcpFront, NoDaemonIsAClearToolError)
         ::close(fd); // bound, never listening: connect is refused
     }
     nd_desk::DeskToolHost host(dir.socket());
-    nd_driver::CallContext none;
+    nd_mcp::CallContext none;
     auto out = host.call_tool("desk_screen", json::object(), none);
     EXPECT_TRUE(out.is_error);
     EXPECT_NE(out.text.find("no shuttle daemon answers at"), std::string::npos) << out.text;
@@ -331,7 +331,7 @@ TEST(DeskMcpFront, ADaemonThatDropsTheCallIsAToolError)
         ::close(fd);
     });
     nd_desk::DeskToolHost host(dir.socket());
-    nd_driver::CallContext none;
+    nd_mcp::CallContext none;
     auto out = host.call_tool("desk_screen", json::object(), none);
     dropper.join();
     ::close(listen_fd);
@@ -360,10 +360,10 @@ TEST(DeskMcpFront, ACancelledCallClosesItsDaemonConnectionPromptly)
     FakeDaemon fake(dir.socket(), std::nullopt);
     nd_desk::DeskToolHost host(dir.socket());
     std::atomic<bool> cancelled{false};
-    nd_driver::CallContext context;
+    nd_mcp::CallContext context;
     context.cancelled = &cancelled;
     std::atomic<bool> returned{false};
-    nd_driver::ToolOutput out;
+    nd_mcp::ToolOutput out;
     std::thread call([&] {
         out = host.call_tool("desk_screen", json::object(), context);
         returned = true;
@@ -417,13 +417,13 @@ TEST(DeskMcpFront, CancelsARunningWaitOnTheRealDaemon)
     TempDir dir;
     MockDaemon daemon(dir.socket());
     nd_desk::DeskToolHost host(dir.socket());
-    nd_driver::CallContext plain;
+    nd_mcp::CallContext plain;
     auto windows = host.call_tool("desk_windows", json::object(), plain);
     ASSERT_FALSE(windows.is_error) << windows.text;
     const json since = json::parse(windows.text);
 
     std::atomic<bool> cancelled{false};
-    nd_driver::CallContext context;
+    nd_mcp::CallContext context;
     context.cancelled = &cancelled;
     std::atomic<bool> returned{false};
     std::thread call([&] {

@@ -43,7 +43,7 @@ protected:
 
     Reply call(std::string_view tool, const json& args = json::object())
     {
-        nd_driver::CallContext ctx;
+        nd_mcp::CallContext ctx;
         auto out = dispatcher->call_tool(tool, args, ctx);
         Reply r{out.is_error, json::parse(out.structured), out.text, out.image ? out.image->data_base64 : ""};
         return r;

@@ -111,7 +111,7 @@ protected:
 
     ToolReply call(std::string_view tool, const json& args = json::object())
     {
-        nd_driver::CallContext ctx;
+        nd_mcp::CallContext ctx;
         auto out = m_dispatcher->call_tool(tool, args, ctx);
         return {out.is_error, json::parse(out.structured), out.text, out.image ? out.image->data_base64 : ""};
     }

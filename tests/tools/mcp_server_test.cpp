@@ -2,7 +2,7 @@
 // limits and cancellation. The fake host stands in for the tool registry so these tests exercise
 // only the JSON-RPC layer.
 
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 
 #include <gtest/gtest.h>
 
@@ -16,16 +16,16 @@
 #include <thread>
 #include <unistd.h>
 
-using nd_driver::CallContext;
-using nd_driver::McpServer;
-using nd_driver::McpServerOptions;
-using nd_driver::ToolOutput;
+using nd_mcp::CallContext;
+using nd_mcp::McpServer;
+using nd_mcp::McpServerOptions;
+using nd_mcp::ToolOutput;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
 namespace {
 
-class FakeHost : public nd_driver::ToolHost {
+class FakeHost : public nd_mcp::ToolHost {
 public:
     json list_tools() override
     {
@@ -60,7 +60,7 @@ public:
         } else if (name == "image") {
             out.structured = R"({"width":1,"height":1})";
             out.text = "captured";
-            out.image = nd_driver::ImageBlock{"image/png", "iVBORw0KGgo="};
+            out.image = nd_mcp::ImageBlock{"image/png", "iVBORw0KGgo="};
         } else if (name == "block") {
             std::unique_lock lock(m_mutex);
             m_changed.wait_for(lock, 10s, [this] { return m_released; });

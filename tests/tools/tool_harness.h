@@ -60,7 +60,7 @@ public:
 
     Reply call(std::string_view tool, const nlohmann::json& args = nlohmann::json::object())
     {
-        nd_driver::CallContext ctx;
+        nd_mcp::CallContext ctx;
         auto out = m_dispatcher->call_tool(tool, args, ctx);
         Reply r;
         r.is_error = out.is_error;

@@ -8,9 +8,9 @@ namespace nd_desk {
 
 namespace {
 
-nd_driver::ToolOutput tool_error(std::string text)
+nd_mcp::ToolOutput tool_error(std::string text)
 {
-    nd_driver::ToolOutput out;
+    nd_mcp::ToolOutput out;
     out.is_error = true;
     out.text = std::move(text);
     return out;
@@ -37,8 +37,8 @@ nlohmann::json DeskToolHost::list_tools()
 
 bool DeskToolHost::has_tool(std::string_view name) { return find_verb(name) != nullptr; }
 
-nd_driver::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann::json& arguments,
-                                              const nd_driver::CallContext& context)
+nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann::json& arguments,
+                                              const nd_mcp::CallContext& context)
 {
     if (!m_endpoint_error.empty())
         return tool_error(m_endpoint_error);
@@ -62,11 +62,11 @@ nd_driver::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohm
         return tool_error(std::string(name) + " did not finish: " + result.failure + " (daemon at " + m_endpoint + ")");
     case wire::Client::CallStatus::answered: break;
     }
-    nd_driver::ToolOutput out;
+    nd_mcp::ToolOutput out;
     out.is_error = result.response.is_error;
     out.text = std::move(result.response.text);
     if (result.response.image_b64)
-        out.image = nd_driver::ImageBlock{"image/png", std::move(*result.response.image_b64)};
+        out.image = nd_mcp::ImageBlock{"image/png", std::move(*result.response.image_b64)};
     return out;
 }
 

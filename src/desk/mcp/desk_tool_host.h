@@ -13,13 +13,13 @@
 // The host holds no state between calls beyond the endpoint; the MCP server calls it from its one
 // worker thread.
 
-#include "driver/mcp/tool_host.h"
+#include "mcp/tool_host.h"
 
 #include <string>
 
 namespace nd_desk {
 
-class DeskToolHost final : public nd_driver::ToolHost {
+class DeskToolHost final : public nd_mcp::ToolHost {
 public:
     // Calls go to the daemon at `endpoint`.
     explicit DeskToolHost(std::string endpoint);
@@ -29,8 +29,8 @@ public:
 
     nlohmann::json list_tools() override;
     bool has_tool(std::string_view name) override;
-    nd_driver::ToolOutput call_tool(std::string_view name, const nlohmann::json& arguments,
-                                    const nd_driver::CallContext&) override;
+    nd_mcp::ToolOutput call_tool(std::string_view name, const nlohmann::json& arguments,
+                                    const nd_mcp::CallContext&) override;
 
     const std::string& endpoint() const { return m_endpoint; }
 

@@ -2,7 +2,7 @@
 
 #include "desk/mcp/desk_tool_host.h"
 #include "desk/wire/endpoint.h"
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 
 #include <iostream>
 #include <unistd.h>
@@ -18,9 +18,9 @@ constexpr const char* INSTRUCTIONS =
 
 } // namespace
 
-nd_driver::McpServerOptions mcp_front_options()
+nd_mcp::McpServerOptions mcp_front_options()
 {
-    nd_driver::McpServerOptions options;
+    nd_mcp::McpServerOptions options;
     options.name = "shuttle";
     options.instructions = INSTRUCTIONS;
     options.log_prefix = "shuttle mcp";
@@ -37,7 +37,7 @@ int run_mcp_front(const std::vector<std::string>& args)
     auto endpoint = wire::default_endpoint();
     // Without an endpoint the server still starts and lists its tools; each call then says why.
     DeskToolHost host = endpoint ? DeskToolHost(*endpoint) : DeskToolHost::without_endpoint(endpoint.error().message);
-    nd_driver::McpServer server(host, STDIN_FILENO, STDOUT_FILENO, mcp_front_options());
+    nd_mcp::McpServer server(host, STDIN_FILENO, STDOUT_FILENO, mcp_front_options());
     return server.run();
 }
 

@@ -4,7 +4,7 @@
 // desk_<verb> tools with their input schemas and relays each call over the wire to the daemon.
 // The JSON-RPC layer is the driver's McpServer; DeskToolHost (desk_tool_host.h) is the relay.
 
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 
 #include <string>
 #include <vector>
@@ -12,7 +12,7 @@
 namespace nd_desk {
 
 // The server's name ("shuttle"), version and instructions.
-nd_driver::McpServerOptions mcp_front_options();
+nd_mcp::McpServerOptions mcp_front_options();
 
 // Serves MCP on stdin/stdout until the client closes stdin. Exit status 0, 1 when the input
 // failed, 2 for arguments.

@@ -1,7 +1,7 @@
 #include "driver/control/control_pipe.h"
 
-#include "driver/fd_write.h"
-#include "driver/mcp/line_reader.h"
+#include "mcp/fd_write.h"
+#include "mcp/line_reader.h"
 
 #include <cerrno>
 #include <csignal>
@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 namespace nd_driver {
+
+using nd_mcp::LineReader;
+using nd_mcp::write_all;
 
 namespace {
 

@@ -11,9 +11,9 @@
 // Nothing but JSON-RPC is written to the output; diagnostics go to stderr.
 
 #include "core/version.h"
-#include "driver/mcp/json_rpc.h"
-#include "driver/mcp/mcp_methods.h"
-#include "driver/mcp/tool_host.h"
+#include "mcp/json_rpc.h"
+#include "mcp/mcp_methods.h"
+#include "mcp/tool_host.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -24,7 +24,7 @@
 #include <string>
 #include <string_view>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 struct McpServerOptions {
     std::string name = "nish-driver";
@@ -86,4 +86,4 @@ private:
     bool m_input_done = false;
 };
 
-} // namespace nd_driver
+} // namespace nd_mcp

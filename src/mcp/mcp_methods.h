@@ -4,15 +4,15 @@
 // takes a parsed request and returns the complete response line (result or JSON-RPC error). They
 // reach the rest of the driver only through ToolHost.
 
-#include "driver/mcp/json_rpc.h"
-#include "driver/mcp/tool_host.h"
-#include "driver/tool_output.h"
+#include "mcp/json_rpc.h"
+#include "mcp/tool_host.h"
+#include "mcp/tool_output.h"
 
 #include <array>
 #include <string>
 #include <string_view>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 // Newest first; initialize answers the first when the client asks for one not listed.
 inline constexpr std::array<std::string_view, 3> MCP_PROTOCOL_VERSIONS = {"2025-11-25", "2025-06-18", "2025-03-26"};
@@ -34,4 +34,4 @@ std::string handle_tools_call(const RpcRequest&, ToolHost&, const CallContext&);
 // is, not re-parsed) and isError.
 void write_call_tool_result(nd_core::JsonWriter&, const ToolOutput& output);
 
-} // namespace nd_driver
+} // namespace nd_mcp

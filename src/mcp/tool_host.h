@@ -3,13 +3,13 @@
 // What the MCP server needs from the rest of the driver: the tool list and a way to call a tool.
 // The MCP layer knows JSON-RPC and stdio; it knows nothing of tools, sessions or backends.
 
-#include "driver/tool_output.h"
+#include "mcp/tool_output.h"
 
 #include <nlohmann/json.hpp>
 
 #include <string_view>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 class ToolHost {
 public:
@@ -25,4 +25,4 @@ public:
     virtual void connection_closed() {}
 };
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -7,11 +7,11 @@
 #include <optional>
 #include <string_view>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 // Writes all of `bytes` to `fd`, retrying on EINTR and waiting for POLLOUT while a non-blocking
 // descriptor is full, until `deadline` (none: as long as it takes). Returns 0 once everything is
 // written, ETIMEDOUT when the deadline passed first, else the errno of the failed write.
 int write_all(int fd, std::string_view bytes, std::optional<std::chrono::steady_clock::time_point> deadline);
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -1,11 +1,11 @@
-#include "driver/mcp/line_reader.h"
+#include "mcp/line_reader.h"
 
 #include <cerrno>
 #include <cstring>
 #include <poll.h>
 #include <unistd.h>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 namespace {
 
@@ -103,4 +103,4 @@ LineReader::FillResult LineReader::fill()
     }
 }
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 class LineReader {
 public:
@@ -43,4 +43,4 @@ private:
     bool m_eof = false;
 };
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -1,6 +1,6 @@
-#include "driver/mcp/json_rpc.h"
+#include "mcp/json_rpc.h"
 
-namespace nd_driver {
+namespace nd_mcp {
 
 namespace {
 
@@ -144,4 +144,4 @@ std::string dump_json(const nlohmann::json& value)
     return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <variant>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 // The JSON-RPC 2.0 error codes the server uses.
 inline constexpr int RPC_PARSE_ERROR = -32700;
@@ -68,4 +68,4 @@ std::string rpc_result_line(std::string_view id_json, std::string_view result_js
 // Serializes a JSON value that may hold invalid UTF-8 (replaced by U+FFFD) without throwing.
 std::string dump_json(const nlohmann::json& value);
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -1,11 +1,11 @@
-#include "driver/fd_write.h"
+#include "mcp/fd_write.h"
 
 #include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 int write_all(int fd, std::string_view bytes, std::optional<std::chrono::steady_clock::time_point> deadline)
 {
@@ -34,4 +34,4 @@ int write_all(int fd, std::string_view bytes, std::optional<std::chrono::steady_
     return 0;
 }
 
-} // namespace nd_driver
+} // namespace nd_mcp

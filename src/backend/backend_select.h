@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace nd_driver {
+namespace nd_backend {
 
 struct BackendOptions {
     std::string name = "auto"; // auto | mock | linux
@@ -22,4 +22,4 @@ nd_core::Result<std::unique_ptr<nd_core::Backend>> open_backend(const BackendOpt
 // without a backend (x11 and atspi not built in this build, wayland planned).
 nd_core::RegistryReport platform_report_without_backend();
 
-} // namespace nd_driver
+} // namespace nd_backend

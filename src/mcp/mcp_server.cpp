@@ -1,7 +1,7 @@
-#include "driver/mcp/mcp_server.h"
+#include "mcp/mcp_server.h"
 
-#include "driver/fd_write.h"
-#include "driver/mcp/line_reader.h"
+#include "mcp/fd_write.h"
+#include "mcp/line_reader.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +14,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 namespace {
 
@@ -283,4 +283,4 @@ void McpServer::wake_reader()
     [[maybe_unused]] auto n = ::write(m_wake_pipe[1], &byte, 1);
 }
 
-} // namespace nd_driver
+} // namespace nd_mcp

@@ -1,6 +1,6 @@
-#include "driver/mcp/mcp_methods.h"
+#include "mcp/mcp_methods.h"
 
-namespace nd_driver {
+namespace nd_mcp {
 
 namespace {
 
@@ -118,4 +118,4 @@ void write_call_tool_result(nd_core::JsonWriter& writer, const ToolOutput& outpu
     writer.end_object();
 }
 
-} // namespace nd_driver
+} // namespace nd_mcp

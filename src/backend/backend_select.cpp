@@ -1,4 +1,4 @@
-#include "driver/backend_select.h"
+#include "backend/backend_select.h"
 
 #include "backend/mock/mock_backend.h"
 
@@ -9,7 +9,7 @@
 
 #include <cstdlib>
 
-namespace nd_driver {
+namespace nd_backend {
 
 using nd_core::ErrorCode;
 using nd_core::make_error;
@@ -72,4 +72,4 @@ nd_core::RegistryReport platform_report_without_backend()
 #endif
 }
 
-} // namespace nd_driver
+} // namespace nd_backend

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace nd_driver {
+namespace nd_mcp {
 
 struct ImageBlock {
     std::string mime_type = "image/png";
@@ -28,4 +28,4 @@ struct CallContext {
     bool is_cancelled() const { return cancelled && cancelled->load(std::memory_order_relaxed); }
 };
 
-} // namespace nd_driver
+} // namespace nd_mcp
