@@ -5,7 +5,8 @@
 // Toolkits name the same act differently: GTK3 "click", Chromium its default action verb ("press",
 // "check", "jump", "open", "clickAncestor", plus "showContextMenu"), Gecko its own verbs ("press",
 // "check", "select", "open", "close", "expand", "switch", "activate", "click", "clickAncestor"), Qt
-// "Press", "Toggle", "ShowMenu", "SetFocus". The driver's click, double_click and right_click and the
+// "Press", "Toggle", "ShowMenu", "SetFocus"; GTK4 "Click", "Toggle" and its widgets' own commands
+// ("clipboard.copy", "menu.popup"). The driver's click, double_click and right_click and the
 // desk's press and act all choose from this table, so a toolkit learned once works everywhere.
 // Names compare case-insensitively with '-', '_' and ' ' alike (same_action_name).
 
@@ -38,7 +39,8 @@ const ActActions& act_actions(ActKind);
 // Lower case, with '-' and ' ' read as '_': "click-ancestor" == "Click Ancestor" == "click_ancestor".
 std::string normalize_action_name(std::string_view);
 bool same_action_name(std::string_view, std::string_view);
-// A context-menu, focus, increase/decrease or scroll action: never a click, even when it is first.
+// A context-menu, focus, increase/decrease or scroll action, or a GTK4 widget action ("group.name",
+// such as "clipboard.copy"): never a click, even when it is first.
 bool not_click_action(std::string_view);
 
 struct ActionChoice {

@@ -155,8 +155,9 @@ TEST_F(Gtk4Acts, HeadlessClickOnEachRoleWithAnActionChangesTheWidget)
 }
 
 // GTK 4.8 gives a radio button, a menu bar's item and a combo box the Action interface with no
-// action in it (its check button too: apps_linux_test). A click fails, recommends a takeover and
-// changes nothing.
+// action in it (its check button too: apps_linux_test); a label and the window list only their
+// widget's commands ("clipboard.copy", "win.statusbar"), which a click must not run. A click fails,
+// recommends a takeover and changes nothing.
 TEST_F(Gtk4Acts, RolesWithoutAnActionFailCleanlyAndRecommendTakeover)
 {
     open({"gtk4-widget-factory"}, "gtk4-widget-factory", 500);
@@ -180,7 +181,19 @@ TEST_F(Gtk4Acts, RolesWithoutAnActionFailCleanlyAndRecommendTakeover)
     ASSERT_TRUE(combo["actions"].empty());
     expect_no_click(combo, "the combo box");
 
+    // Before the act table knew these names, the label's click copied it and the window's showed
+    // the status bar (rows more).
     all = fresh();
+    auto label = nth(all, "label", "Title 1");
+    ASSERT_FALSE(label.is_null());
+    ASSERT_EQ(label["actions"][0], "clipboard.copy");
+    expect_no_click(label, "the label");
+    const auto total = all["elements"].size();
+    ASSERT_EQ(all["elements"][0]["actions"][0], "win.statusbar");
+    expect_no_click(all["elements"][0], "the window");
+
+    all = fresh();
+    EXPECT_EQ(all["elements"].size(), total) << "the window changed";
     EXPECT_FALSE(has(nth(all, "check_box", "radiobutton", 1, no_action), "checked"));
     EXPECT_EQ(plain_combo(all, 0)["descendant_count"], combo["descendant_count"]) << "the combo box opened";
     EXPECT_FALSE(has(inside(all, plain_combo(all, 0), "push_button"), "pressed"));
