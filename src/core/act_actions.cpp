@@ -92,7 +92,7 @@ bool not_click_action(std::string_view name)
     return listed(MENU_NAMES, n) || listed(NOT_CLICK_NAMES, n) || n.find('.') != std::string::npos;
 }
 
-std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions)
+std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions, std::string_view role)
 {
     const auto& row = act_actions(kind);
     if (auto named = first_named(row, actions))
@@ -102,8 +102,13 @@ std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::s
     if (row.click_repeat > 0)
         if (auto click = choose_action(ActKind::click, actions))
             return ActionChoice{click->action, row.click_repeat};
+    if (kind == ActKind::click && is_menu_entry(role))
+        if (auto menu = first_named(act_actions(ActKind::right_click), actions))
+            return ActionChoice{*menu, 1};
     return std::nullopt;
 }
+
+bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }
 
 std::string describe_actions(const std::vector<std::string>& actions)
 {

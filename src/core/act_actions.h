@@ -48,8 +48,12 @@ struct ActionChoice {
     std::int32_t repeat = 1; // how often to run it
 };
 
-// The action `kind` runs among `actions` (names as the element reports them), or nothing.
-std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions);
+// The action `kind` runs among `actions` (names as the element reports them), or nothing. With the
+// element's `role`: a click on a menu bar's entry ("menu_item" or "menu") that has only a menu
+// action runs that one, since the menu it opens is the entry's own (Qt: "ShowMenu").
+std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, std::string_view role = {});
+// The roles of a menu bar's or a menu's entries (role names as the read gives them).
+bool is_menu_entry(std::string_view role);
 
 // `["press", "showContextMenu"]`, or `none` (for messages that tell what an element offers).
 std::string describe_actions(const std::vector<std::string>& actions);

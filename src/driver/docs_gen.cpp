@@ -114,7 +114,9 @@ std::string act_actions_markdown()
              "Next Page", "menu.popup", "clipboard.copy"})
         if (nd_core::not_click_action(n))
             never += (never.empty() ? "`" : ", `") + std::string(n) + "`";
-    out += never + ", nor any other `group.name` (`not_click_action`). The click tool then selects a selectable tab or row "
+    out += never + ", nor any other `group.name` (`not_click_action`), except that a click on a menu bar's entry "
+                   "(`menu_item`, `menu`) with nothing else runs its menu action: the menu it opens is its own (Qt's "
+                   "`ShowMenu`). The click tool then selects a selectable tab or row "
                    "(`Selection.SelectChild`); otherwise the act fails with `action_failed`, naming the actions the "
                    "element has, and recommends a foreground act in a takeover.\n";
     return out;

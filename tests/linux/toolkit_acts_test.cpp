@@ -263,6 +263,25 @@ TEST_F(Qt5Acts, StylesExampleTakesAHeadlessClickOnEachRole)
     })) << "the combo box's list did not open";
 }
 
+// The menus example: a menu bar's entry names only "ShowMenu", which opens its own menu; the
+// menu's items "Press", and the window's label says which one ran.
+TEST_F(Qt5Acts, MenusExampleOpensAMenuAndRunsAnItem)
+{
+    open({nd_test::qt5_example("widgets/mainwindows/menus/menus")}, "menus", 30);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    auto file = nth(all, "menu_item", "File");
+    ASSERT_EQ(file["actions"], json::array({"ShowMenu"}));
+    ASSERT_FALSE(has(inside(all, file, "popup_menu"), "showing"));
+    click(file, "the menu bar's entry");
+    EXPECT_TRUE(eventually([](const json& a) { return has(inside(a, nth(a, "menu_item", "File"), "popup_menu"), "showing"); }))
+        << "the File menu did not open";
+
+    click(nth(fresh(), "menu_item", "New"), "the menu item");
+    EXPECT_TRUE(eventually([](const json& a) { return !nth(a, "label", "Invoked File|New").is_null(); }))
+        << "the label does not say that File > New ran";
+}
+
 // FIXME: once the driver has acted on a Qt window (here: the spin box's value), a slider's value
 // set after that shows in a new driver's (cold) read and in set_value's own read-back, but the
 // same driver's warm reads keep the old value. Enable once warm reads take it.

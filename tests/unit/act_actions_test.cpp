@@ -92,6 +92,15 @@ TEST(ActActions, Gtk4WidgetCommandsAreNeverAClick)
     EXPECT_EQ(chosen(ActKind::right_click, {"clipboard.copy", "menu.popup"}), "menu.popup");
 }
 
+TEST(ActActions, ClickOpensAMenuBarEntrysOwnMenu)
+{
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"ShowMenu"}, "menu_item")->action, "ShowMenu"); // Qt's menu bar
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"Press", "ShowMenu"}, "menu_item")->action, "Press");
+    EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"ShowMenu"}, "push_button")); // a context menu
+    EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"ShowMenu"}));
+    EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"SetFocus"}, "menu_item"));
+}
+
 TEST(ActActions, RightClickTakesAContextMenuActionOnly)
 {
     EXPECT_EQ(chosen(ActKind::right_click, {"press", "showContextMenu"}), "showContextMenu");
