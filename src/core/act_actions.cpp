@@ -7,9 +7,9 @@ namespace nd_core {
 namespace {
 
 // Context-menu actions: right_click's names, and never a click. Chromium "showContextMenu", Qt
-// "ShowMenu", older GTK "menu" / "popup".
+// "ShowMenu", older GTK "menu" / "popup", GTK4 "menu.popup" (a widget action, below).
 constexpr std::string_view MENU_NAMES[] = {"showcontextmenu", "show_context_menu", "showmenu", "show_menu",
-    "context_menu", "contextmenu", "menu", "popup", "popup_menu"};
+    "context_menu", "contextmenu", "menu", "popup", "popup_menu", "menu.popup"};
 
 // Actions that a click must not run even as the element's default: they move focus, step a value
 // or scroll (Qt "SetFocus", "Increase", "Scroll Up", "Next Page").
@@ -87,10 +87,12 @@ bool same_action_name(std::string_view a, std::string_view b) { return normalize
 bool not_click_action(std::string_view name)
 {
     const auto n = normalize_action_name(name);
-    return listed(MENU_NAMES, n) || listed(NOT_CLICK_NAMES, n);
+    // GTK4 lists a widget's own commands as its actions, named "group.name": a label's first is
+    // "clipboard.copy", a window's "win.<anything the app installed>". Running one is not a click.
+    return listed(MENU_NAMES, n) || listed(NOT_CLICK_NAMES, n) || n.find('.') != std::string::npos;
 }
 
-std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions)
+std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions, std::string_view role)
 {
     const auto& row = act_actions(kind);
     if (auto named = first_named(row, actions))
@@ -100,8 +102,13 @@ std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::s
     if (row.click_repeat > 0)
         if (auto click = choose_action(ActKind::click, actions))
             return ActionChoice{click->action, row.click_repeat};
+    if (kind == ActKind::click && is_menu_entry(role))
+        if (auto menu = first_named(act_actions(ActKind::right_click), actions))
+            return ActionChoice{*menu, 1};
     return std::nullopt;
 }
+
+bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }
 
 std::string describe_actions(const std::vector<std::string>& actions)
 {

@@ -5,7 +5,8 @@
 // Toolkits name the same act differently: GTK3 "click", Chromium its default action verb ("press",
 // "check", "jump", "open", "clickAncestor", plus "showContextMenu"), Gecko its own verbs ("press",
 // "check", "select", "open", "close", "expand", "switch", "activate", "click", "clickAncestor"), Qt
-// "Press", "Toggle", "ShowMenu", "SetFocus". The driver's click, double_click and right_click and the
+// "Press", "Toggle", "ShowMenu", "SetFocus"; GTK4 "Click", "Toggle" and its widgets' own commands
+// ("clipboard.copy", "menu.popup"). The driver's click, double_click and right_click and the
 // desk's press and act all choose from this table, so a toolkit learned once works everywhere.
 // Names compare case-insensitively with '-', '_' and ' ' alike (same_action_name).
 
@@ -38,7 +39,8 @@ const ActActions& act_actions(ActKind);
 // Lower case, with '-' and ' ' read as '_': "click-ancestor" == "Click Ancestor" == "click_ancestor".
 std::string normalize_action_name(std::string_view);
 bool same_action_name(std::string_view, std::string_view);
-// A context-menu, focus, increase/decrease or scroll action: never a click, even when it is first.
+// A context-menu, focus, increase/decrease or scroll action, or a GTK4 widget action ("group.name",
+// such as "clipboard.copy"): never a click, even when it is first.
 bool not_click_action(std::string_view);
 
 struct ActionChoice {
@@ -46,8 +48,12 @@ struct ActionChoice {
     std::int32_t repeat = 1; // how often to run it
 };
 
-// The action `kind` runs among `actions` (names as the element reports them), or nothing.
-std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions);
+// The action `kind` runs among `actions` (names as the element reports them), or nothing. With the
+// element's `role`: a click on a menu bar's entry ("menu_item" or "menu") that has only a menu
+// action runs that one, since the menu it opens is the entry's own (Qt: "ShowMenu").
+std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, std::string_view role = {});
+// The roles of a menu bar's or a menu's entries (role names as the read gives them).
+bool is_menu_entry(std::string_view role);
 
 // `["press", "showContextMenu"]`, or `none` (for messages that tell what an element offers).
 std::string describe_actions(const std::vector<std::string>& actions);

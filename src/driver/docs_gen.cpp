@@ -93,7 +93,9 @@ std::string act_actions_markdown()
                       "default action by its verb, each its own: a radio is `check` in Chromium and `select` in "
                       "Gecko, a `<summary>` `clickAncestor` and `expand`; Gecko also says `cycle` (a mixed check box), "
                       "`close` (an open select), `switch` (a browser tab) and `click` (an element with a click "
-                      "listener). GTK3 says `click`, Qt `Press` and `Toggle`.\n\n"
+                      "listener). GTK3 says `click`, Qt `Press` and `Toggle`, GTK4 `Click` or `Toggle`; GTK4 also lists "
+                      "a widget's own commands as actions, named `group.name` (a label's `clipboard.copy`, "
+                      "`menu.popup`; a window's `win.dark`).\n\n"
                       "| act | used by | names, in order | else |\n|---|---|---|---|\n";
     for (const auto& row : nd_core::act_action_table()) {
         std::string names;
@@ -109,10 +111,12 @@ std::string act_actions_markdown()
     out += "\nNever a click, even as the first action: ";
     std::string never;
     for (auto n : {"showContextMenu", "ShowMenu", "menu", "popup", "SetFocus", "Increase", "Decrease", "Scroll Up",
-             "Next Page"})
+             "Next Page", "menu.popup", "clipboard.copy"})
         if (nd_core::not_click_action(n))
             never += (never.empty() ? "`" : ", `") + std::string(n) + "`";
-    out += never + " (`not_click_action`). The click tool then selects a selectable tab or row "
+    out += never + ", nor any other `group.name` (`not_click_action`), except that a click on a menu bar's entry "
+                   "(`menu_item`, `menu`) with nothing else runs its menu action: the menu it opens is its own (Qt's "
+                   "`ShowMenu`). The click tool then selects a selectable tab or row "
                    "(`Selection.SelectChild`); otherwise the act fails with `action_failed`, naming the actions the "
                    "element has, and recommends a foreground act in a takeover.\n";
     return out;

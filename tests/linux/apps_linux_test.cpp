@@ -189,12 +189,9 @@ TEST_F(Gtk4, CheckButtonWithoutAnActionFailsCleanlyAndChangesNothing)
 
 class Qt5 : public nd_test::LinuxToolTest {
 protected:
-    // Where Debian's qtbase5-examples puts the widget examples; NISH_QT5_EXAMPLES names another place.
     static std::string example(const std::string& name)
     {
-        const char* dir = std::getenv("NISH_QT5_EXAMPLES");
-        return std::string(dir && *dir ? dir : "/usr/lib/x86_64-linux-gnu/qt5/examples") + "/widgets/widgets/" + name +
-               "/" + name;
+        return nd_test::qt5_example("widgets/widgets/" + name + "/" + name);
     }
 };
 

@@ -88,6 +88,14 @@ private:
     std::string m_error;
 };
 
+// A Qt5 example program by its path under Debian's qtbase5-examples ("widgets/widgets/styles/styles");
+// NISH_QT5_EXAMPLES names another examples directory.
+inline std::string qt5_example(const std::string& path)
+{
+    const char* dir = std::getenv("NISH_QT5_EXAMPLES");
+    return std::string(dir && *dir ? dir : "/usr/lib/x86_64-linux-gnu/qt5/examples") + "/" + path;
+}
+
 struct ToolReply {
     bool is_error = false;
     json s;           // the structured result

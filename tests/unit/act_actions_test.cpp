@@ -82,6 +82,25 @@ TEST(ActActions, ClickFallsBackToTheDefaultActionUnlessItIsNoClick)
     EXPECT_EQ(chosen(ActKind::click, {""}), "-"); // an unnamed action is never guessed
 }
 
+TEST(ActActions, Gtk4WidgetCommandsAreNeverAClick)
+{
+    // A GTK4 label and window: their actions are commands of the widget, not its click.
+    EXPECT_EQ(chosen(ActKind::click, {"clipboard.copy", "selection.delete", "menu.popup"}), "-");
+    EXPECT_EQ(chosen(ActKind::click, {"win.statusbar", "window.close", "default.activate"}), "-");
+    EXPECT_EQ(chosen(ActKind::double_click, {"clipboard.copy", "link.open"}), "-");
+    EXPECT_EQ(chosen(ActKind::click, {"Click"}), "Click"); // its buttons still click
+    EXPECT_EQ(chosen(ActKind::right_click, {"clipboard.copy", "menu.popup"}), "menu.popup");
+}
+
+TEST(ActActions, ClickOpensAMenuBarEntrysOwnMenu)
+{
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"ShowMenu"}, "menu_item")->action, "ShowMenu"); // Qt's menu bar
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"Press", "ShowMenu"}, "menu_item")->action, "Press");
+    EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"ShowMenu"}, "push_button")); // a context menu
+    EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"ShowMenu"}));
+    EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"SetFocus"}, "menu_item"));
+}
+
 TEST(ActActions, RightClickTakesAContextMenuActionOnly)
 {
     EXPECT_EQ(chosen(ActKind::right_click, {"press", "showContextMenu"}), "showContextMenu");

@@ -26,7 +26,7 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     // A bulk read may leave names empty (Chromium): ask the element itself then.
     if (std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); }))
         actions = TRY(actuator->action_names(ref.window(), e));
-    if (auto choice = nd_core::choose_action(kind.act, actions)) {
+    if (auto choice = nd_core::choose_action(kind.act, actions, e.role)) {
         for (std::int32_t i = 0; i < choice->repeat; ++i)
             TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
         return nd_core::Ok{};

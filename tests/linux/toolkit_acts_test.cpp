@@ -1,0 +1,320 @@
+// Headless clicks on one control of each interactive role that GTK3, GTK4 and Qt5 expose, in their
+// own demo apps from Debian: gtk3-widget-factory (gtk-3-examples), gtk4-widget-factory
+// (gtk-4-examples) and two Qt5 widget examples (qtbase5-examples). Every click is read back from a
+// fresh read (a state, a value, rows that appear), from list_windows (a dialog) or, for a link,
+// from the program the app hands the link to. A role the toolkit gives no action must fail with
+// the takeover escalation and change nothing. docs/linux-atspi.md ("Clicks per toolkit") sums up
+// what these tests measure.
+
+#include "toolkit_acts.h"
+
+namespace {
+
+using nd_test::CLICK_EFFECT;
+using nd_test::json;
+using nd_test::LinkCatcher;
+using nd_test::ToolkitActs;
+
+// ---- GTK3 --------------------------------------------------------------------------------------
+
+class Gtk3Acts : public ToolkitActs {};
+
+TEST_F(Gtk3Acts, HeadlessClickOnEachRoleChangesTheWidget)
+{
+    LinkCatcher links;
+    open({"gtk3-widget-factory"}, "gtk3-widget-factory", 200, links.env());
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+
+    // The first page's buttons and boxes: the insensitive copies are left out (rows and nth take enabled rows only).
+    expect_click_flips(all, "toggle_button", "togglebutton", 0, "checked");
+    expect_click_flips(all, "check_box", "checkbutton", 0, "checked");
+    // The switch: a toggle button without a name whose action GTK3 calls "Toggle".
+    expect_click_flips(fresh(), "toggle_button", "", 0, "checked", [](const json& row) {
+        return row["actions"] == json::array({"Toggle"});
+    });
+
+    // A radio of a group: the one that was checked lets go.
+    all = fresh();
+    auto radios = rows(all, "radio_button", "radiobutton");
+    ASSERT_EQ(radios.size(), 3u);
+    ASSERT_TRUE(has_state(radios[2], "checked"));
+    click(radios[0], "the radio");
+    EXPECT_TRUE(eventually([&](const json& a) {
+        auto now = rows(a, "radio_button", "radiobutton");
+        return now.size() == 3 && has_state(now[0], "checked") && !has_state(now[2], "checked");
+    }));
+
+    // A notebook's tab has no action: click selects it in its tab list.
+    all = fresh();
+    ASSERT_TRUE(has(nth(all, "page_tab", "page 1"), "selected"));
+    click(nth(all, "page_tab", "page 2"), "the page tab");
+    EXPECT_TRUE(eventually([](const json& a) {
+        return has(nth(a, "page_tab", "page 2"), "selected") &&
+               !has(nth(a, "page_tab", "page 1"), "selected");
+    }));
+
+    // A combo box: "Press" pops its menu up (its items show), and an item's "Click" picks it (the
+    // combo box is then named by it: two combo boxes read "Middle").
+    all = fresh();
+    EXPECT_EQ(count(all, "combo_box", "Middle"), 1);
+    auto showing_item = [](const json& a) {
+        return rows(a, "menu_item", "Left", [](const json& r) { return has_state(r, "showing"); });
+    };
+    ASSERT_TRUE(showing_item(all).empty()) << "a combo box's menu is open before the click";
+    click(nth(all, "combo_box", "Left"), "the combo box");
+    EXPECT_TRUE(eventually([&](const json& a) { return showing_item(a).size() == 1; })) << "its menu did not open";
+    all = fresh();
+    click(nth(all, "menu_item", "Middle", 0, [](const json& r) { return has_state(r, "showing"); }), "the menu item");
+    EXPECT_TRUE(eventually([](const json& a) { return count(a, "combo_box", "Middle") == 2; }))
+        << "the combo box did not take the item";
+
+    // A spin button's value.
+    all = fresh();
+    auto spin = nth(all, "spin_button", "");
+    EXPECT_EQ(value_of(spin), "50");
+    set_value(spin, "42", "the spin button");
+    EXPECT_TRUE(eventually([](const json& a) { return value_of(nth(a, "spin_button", "")) == "42"; }));
+
+    // The link button hands its address to the desktop's handler for http links.
+    click(nth(fresh(), "push_button", "link button"), "the link button");
+    EXPECT_TRUE(nd_test::wait_until([&] { return !links.opened().empty(); }, CLICK_EFFECT)) << "no link was opened";
+    EXPECT_EQ(links.opened(), "http://www.gtk.org");
+
+    // A push button that opens a dialog: the font button. Last, since the dialog is modal.
+    EXPECT_FALSE(shows_window("Pick a Font"));
+    click(nth(fresh(), "push_button", "Sans Regular"), "the font button");
+    EXPECT_TRUE(nd_test::wait_until([&] { return shows_window("Pick a Font"); }, CLICK_EFFECT)) << "no font dialog";
+}
+
+// ---- GTK4 --------------------------------------------------------------------------------------
+
+class Gtk4Acts : public ToolkitActs {
+protected:
+    // GTK 4.8's combo box has no action; the toggle button inside it does. The `n`th combo box
+    // without an entry, and that button.
+    static json plain_combo(const json& all, std::size_t n)
+    {
+        auto combos = rows(all, "combo_box", "", [&](const json& r) { return inside(all, r, "text").is_null(); });
+        return n < combos.size() ? combos[n] : json();
+    }
+};
+
+TEST_F(Gtk4Acts, HeadlessClickOnEachRoleWithAnActionChangesTheWidget)
+{
+    LinkCatcher links;
+    open({"gtk4-widget-factory"}, "gtk4-widget-factory", 500, links.env());
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+
+    // A toggle button reads as a push button that is pressed or not ("Click").
+    auto toggles = rows(all, "push_button", "togglebutton");
+    ASSERT_EQ(toggles.size(), 2u);
+    ASSERT_FALSE(has_state(toggles[0], "pressed"));
+    ASSERT_TRUE(has_state(toggles[1], "pressed"));
+    click(toggles[0], "the toggle button");
+    EXPECT_TRUE(eventually([](const json& a) { return has(nth(a, "push_button", "togglebutton"), "pressed"); }));
+
+    // A notebook's tabs have no action: click selects the second one in its tab list.
+    all = fresh();
+    auto tabs = rows(all, "page_tab", "Tab");
+    ASSERT_GE(tabs.size(), 3u);
+    ASSERT_TRUE(has_state(tabs[0], "selected"));
+    click(tabs[1], "the page tab");
+    EXPECT_TRUE(eventually([](const json& a) {
+        auto now = rows(a, "page_tab", "Tab");
+        return now.size() > 1 && has_state(now[1], "selected") && !has_state(now[0], "selected");
+    }));
+
+    // The combo box's own button pops it up: the button reads pressed, and the popover's rows join
+    // the combo box.
+    all = fresh();
+    auto combo = plain_combo(all, 0);
+    ASSERT_FALSE(combo.is_null());
+    const auto rows_before = combo["descendant_count"].get<int>();
+    click(inside(all, combo, "push_button"), "the combo box's button");
+    EXPECT_TRUE(eventually([&](const json& a) {
+        auto now = plain_combo(a, 0);
+        return !now.is_null() && now["descendant_count"].get<int>() > rows_before &&
+               has(inside(a, now, "push_button"), "pressed");
+    })) << "the combo box did not open";
+
+    all = fresh();
+    auto spin = nth(all, "spin_button", "");
+    EXPECT_EQ(value_of(spin), "50");
+    set_value(spin, "42", "the spin button");
+    EXPECT_TRUE(eventually([](const json& a) { return value_of(nth(a, "spin_button", "")) == "42"; }));
+
+    click(nth(fresh(), "link", "link button"), "the link button");
+    EXPECT_TRUE(nd_test::wait_until([&] { return !links.opened().empty(); }, CLICK_EFFECT)) << "no link was opened";
+    EXPECT_EQ(links.opened(), "http://www.gtk.org");
+
+    EXPECT_FALSE(shows_window("Pick a Font"));
+    click(nth(fresh(), "push_button", "Sans Regular"), "the font button");
+    EXPECT_TRUE(nd_test::wait_until([&] { return shows_window("Pick a Font"); }, CLICK_EFFECT)) << "no font dialog";
+}
+
+// GTK 4.8 gives a radio button, a menu bar's item and a combo box the Action interface with no
+// action in it (its check button too: apps_linux_test); a label and the window list only their
+// widget's commands ("clipboard.copy", "win.statusbar"), which a click must not run. A click fails,
+// recommends a takeover and changes nothing.
+TEST_F(Gtk4Acts, RolesWithoutAnActionFailCleanlyAndRecommendTakeover)
+{
+    open({"gtk4-widget-factory"}, "gtk4-widget-factory", 500);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    auto no_action = [](const json& r) { return r["actions"].empty(); };
+
+    auto radios = rows(all, "check_box", "radiobutton", no_action);
+    ASSERT_GE(radios.size(), 2u);
+    ASSERT_FALSE(has_state(radios[1], "checked"));
+    expect_no_click(radios[1], "the radio");
+
+    all = fresh();
+    auto file = rows(all, "menu_item", "File", no_action);
+    ASSERT_EQ(file.size(), 1u);
+    expect_no_click(file[0], "the menu bar's item");
+
+    all = fresh();
+    auto combo = plain_combo(all, 0);
+    ASSERT_FALSE(combo.is_null());
+    ASSERT_TRUE(combo["actions"].empty());
+    expect_no_click(combo, "the combo box");
+
+    // Before the act table knew these names, the label's click copied it and the window's showed
+    // the status bar (rows more).
+    all = fresh();
+    auto label = nth(all, "label", "Title 1");
+    ASSERT_FALSE(label.is_null());
+    ASSERT_EQ(label["actions"][0], "clipboard.copy");
+    expect_no_click(label, "the label");
+    const auto total = all["elements"].size();
+    ASSERT_EQ(all["elements"][0]["actions"][0], "win.statusbar");
+    expect_no_click(all["elements"][0], "the window");
+
+    all = fresh();
+    EXPECT_EQ(all["elements"].size(), total) << "the window changed";
+    EXPECT_FALSE(has(nth(all, "check_box", "radiobutton", 1, no_action), "checked"));
+    EXPECT_EQ(plain_combo(all, 0)["descendant_count"], combo["descendant_count"]) << "the combo box opened";
+    EXPECT_FALSE(has(inside(all, plain_combo(all, 0), "push_button"), "pressed"));
+}
+
+// ---- Qt5 ---------------------------------------------------------------------------------------
+
+class Qt5Acts : public ToolkitActs {};
+
+// The styles example: check boxes, radios, a checkable push button (a check box to AT-SPI), a tab
+// bar, a spin box, a slider and a combo box. Qt names the actions "Toggle" and "Press".
+TEST_F(Qt5Acts, StylesExampleTakesAHeadlessClickOnEachRole)
+{
+    open({nd_test::qt5_example("widgets/widgets/styles/styles")}, "styles", 100);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+
+    // The slider first: after any other act, warm reads keep its old value (the disabled test
+    // after this one).
+    auto slider = nth(all, "slider", "");
+    EXPECT_EQ(value_of(slider), "40");
+    set_value(slider, "70", "the slider");
+    auto spin = nth(all, "spin_button", "");
+    EXPECT_EQ(value_of(spin), "50");
+    set_value(spin, "42", "the spin box");
+    std::string spun, slid;
+    EXPECT_TRUE(eventually([&](const json& a) {
+        spun = value_of(nth(a, "spin_button", ""));
+        slid = value_of(nth(a, "slider", ""));
+        return spun == "42" && slid == "70";
+    })) << "the spin box reads " << spun << ", the slider " << slid;
+
+    all = fresh();
+    expect_click_flips(all, "check_box", "Use style's standard palette", 0, "checked");
+    expect_click_flips(fresh(), "check_box", "Toggle Push Button", 0, "checked");
+
+    all = fresh();
+    ASSERT_TRUE(has(nth(all, "radio_button", "Radio button 1"), "checked"));
+    click(nth(all, "radio_button", "Radio button 2"), "the radio");
+    EXPECT_TRUE(eventually([](const json& a) {
+        return has(nth(a, "radio_button", "Radio button 2"), "checked") &&
+               !has(nth(a, "radio_button", "Radio button 1"), "checked");
+    }));
+
+    // Qt's tabs say nothing of being selected; the page they show does: its text edit shows.
+    auto poem_shows = [](const json& a) {
+        return !rows(a, "text", "", [](const json& r) {
+            return r.value("value", "").rfind("Twinkle", 0) == 0 && has_state(r, "showing");
+        }).empty();
+    };
+    all = fresh();
+    ASSERT_FALSE(poem_shows(all));
+    click(nth(all, "page_tab", "Text Edit"), "the tab");
+    EXPECT_TRUE(eventually(poem_shows)) << "the Text Edit page did not show";
+
+    // "Press" pops the list up: it takes the focus on the current item. Last: the popup holds it.
+    auto focused_item = [](const json& a) {
+        return rows(a, "list_item", "", [](const json& r) { return has_state(r, "focused"); });
+    };
+    all = fresh();
+    ASSERT_TRUE(focused_item(all).empty());
+    auto combo = nth(all, "combo_box", "");
+    click(combo, "the combo box");
+    EXPECT_TRUE(eventually([&](const json& a) {
+        auto items = focused_item(a);
+        return items.size() == 1 && items[0]["name"] == combo["name"];
+    })) << "the combo box's list did not open";
+}
+
+// The menus example: a menu bar's entry names only "ShowMenu", which opens its own menu; the
+// menu's items "Press", and the window's label says which one ran.
+TEST_F(Qt5Acts, MenusExampleOpensAMenuAndRunsAnItem)
+{
+    open({nd_test::qt5_example("widgets/mainwindows/menus/menus")}, "menus", 30);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    auto file = nth(all, "menu_item", "File");
+    ASSERT_EQ(file["actions"], json::array({"ShowMenu"}));
+    ASSERT_FALSE(has(inside(all, file, "popup_menu"), "showing"));
+    click(file, "the menu bar's entry");
+    EXPECT_TRUE(eventually([](const json& a) { return has(inside(a, nth(a, "menu_item", "File"), "popup_menu"), "showing"); }))
+        << "the File menu did not open";
+
+    click(nth(fresh(), "menu_item", "New"), "the menu item");
+    EXPECT_TRUE(eventually([](const json& a) { return !nth(a, "label", "Invoked File|New").is_null(); }))
+        << "the label does not say that File > New ran";
+}
+
+// FIXME: once the driver has acted on a Qt window (here: the spin box's value), a slider's value
+// set after that shows in a new driver's (cold) read and in set_value's own read-back, but the
+// same driver's warm reads keep the old value. Enable once warm reads take it.
+TEST_F(Qt5Acts, DISABLED_SliderValueSetAfterAnotherActReadsBack)
+{
+    open({nd_test::qt5_example("widgets/widgets/styles/styles")}, "styles", 100);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    set_value(nth(all, "spin_button", ""), "42", "the spin box");
+    set_value(nth(all, "slider", ""), "70", "the slider");
+    std::string slid;
+    EXPECT_TRUE(eventually([&](const json& a) { slid = value_of(nth(a, "slider", "")); return slid == "70"; }))
+        << "the slider reads " << slid;
+}
+
+// The standard dialogs example: a push button that opens a dialog, and the pages of a tool box
+// (push buttons that show their page).
+TEST_F(Qt5Acts, StandardDialogsOpenFromAHeadlessClick)
+{
+    open({nd_test::qt5_example("widgets/dialogs/standarddialogs/standarddialogs")}, "standarddialogs", 40);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+
+    auto color_button = [](const json& a) { return nth(a, "push_button", "QColorDialog::getColor()"); };
+    ASSERT_FALSE(has(color_button(all), "showing"));
+    click(nth(all, "push_button", "Color Dialog"), "the tool box's page");
+    EXPECT_TRUE(eventually([&](const json& a) { return has(color_button(a), "showing"); }))
+        << "the Color Dialog page did not show";
+
+    EXPECT_FALSE(shows_window("QInputDialog::getInt()"));
+    click(nth(fresh(), "push_button", "QInputDialog::getInt()"), "the push button");
+    EXPECT_TRUE(nd_test::wait_until([&] { return shows_window("QInputDialog::getInt()"); }, CLICK_EFFECT))
+        << "no input dialog";
+}
+
+} // namespace
