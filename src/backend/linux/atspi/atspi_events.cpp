@@ -15,9 +15,12 @@ using nd_core::make_error;
 namespace {
 
 // What the reads depend on. Bounds and caret moves are left out: frames are read afresh for each
-// view, and a caret says nothing a read returns.
+// view, and a caret says nothing a read returns. Qt 5 sends a value's change only to a listener
+// of that very event (its generic property-change flag covers names and descriptions, not values),
+// so it is asked for by name too.
 constexpr const char* LISTENED[] = {
-    "object:children-changed", "object:property-change", "object:state-changed", "object:text-changed",
+    "object:children-changed", "object:property-change", "object:property-change:accessible-value",
+    "object:state-changed", "object:text-changed",
     "object:visible-data-changed", "object:selection-changed", "object:active-descendant-changed",
     "object:row-inserted", "object:row-deleted", "object:row-reordered", "object:column-inserted",
     "object:column-deleted", "object:column-reordered", "object:model-changed", "window:", "document:",
