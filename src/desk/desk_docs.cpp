@@ -50,6 +50,8 @@ std::string desk_verbs_markdown()
         md << "| [" << v.name << "](#" << v.name << ") | " << cell(v.description) << " |\n";
     for (const auto& v : desk_verbs()) {
         md << "\n## " << v.name << "\n\n" << v.description << "\n\n";
+        if (!v.details.empty())
+            md << v.details << "\n\n";
         if (v.args.empty()) {
             md << "No arguments.\n";
             continue;

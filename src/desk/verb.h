@@ -45,8 +45,9 @@ using VerbHandler = std::function<nd_core::Result<VerbReply>(Desk&, const CallSc
 
 struct VerbDef {
     std::string name; // "windows"; the wire and MCP name is "desk_windows"
-    std::string description;
+    std::string description;  // for the model: what the verb does and answers (tools/list)
     std::vector<VerbArg> args;
+    std::string details = {}; // for people: how it does it (docs/desk-verbs.md only, not in tools/list)
     VerbHandler handler;
 };
 

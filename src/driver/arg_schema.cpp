@@ -118,13 +118,14 @@ nlohmann::json input_schema(const ToolDef& def)
         nlohmann::json p{{"type", type_name(spec.type)}, {"description", spec.description}};
         if (!spec.enum_values.empty())
             p["enum"] = spec.enum_values;
-        if (spec.type == ArgType::integer) {
+        if (spec.type == ArgType::integer && !spec.guard_bounds) {
             if (spec.min != INT64_MIN)
                 p["minimum"] = spec.min;
             if (spec.max != INT64_MAX)
                 p["maximum"] = spec.max;
         }
-        if (spec.type == ArgType::string)
+        // An enum bounds its strings already.
+        if (spec.type == ArgType::string && spec.enum_values.empty() && !spec.guard_bounds)
             p["maxLength"] = max_length(spec);
         if (spec.type == ArgType::string_array) {
             p["items"] = {{"type", "string"}};

@@ -9,21 +9,21 @@ namespace arg {
 
 ArgSpec pid()
 {
-    return {.name = "pid", .type = ArgType::integer, .description = "Process id of the app; alone, its topmost window.",
-        .strict = true, .min = 1, .max = 4194304};
+    return {.name = "pid", .type = ArgType::integer, .description = "Process id (its topmost window).",
+        .strict = true, .min = 1, .max = 4194304, .guard_bounds = true};
 }
 
 ArgSpec window_id()
 {
     return {.name = "window_id", .type = ArgType::integer, .description = "Window id from list_windows.",
-        .strict = true, .min = 1};
+        .strict = true, .min = 1, .guard_bounds = true};
 }
 
 ArgSpec app()
 {
     return {.name = "app", .type = ArgType::string,
-        .description = "A fragment of an approved app's name or window title, instead of pid/window_id.",
-        .strict = true, .max_length = 256};
+        .description = "Part of an app's name or window title, instead of pid/window_id.",
+        .strict = true, .max_length = 256, .guard_bounds = true};
 }
 
 std::vector<ArgSpec> window_target() { return {pid(), window_id(), app()}; }
@@ -31,22 +31,20 @@ std::vector<ArgSpec> window_target() { return {pid(), window_id(), app()}; }
 ArgSpec element_token(std::string_view description)
 {
     return {.name = "element_token", .type = ArgType::string, .description = description, .required = true,
-        .strict = true, .max_length = 64};
+        .strict = true, .max_length = 64, .guard_bounds = true};
 }
 
 ArgSpec observe()
 {
     return {.name = "observe", .type = ArgType::object,
-        .description = "Also read after acting: {tree: true} returns the settled tree (default view), "
-                       "{screenshot: true} a screenshot. A failed observation never fails the act.",
+        .description = "After acting, also return these.",
         .bool_properties = {"tree", "screenshot"}};
 }
 
 ArgSpec delivery_mode()
 {
     return {.name = "delivery_mode", .type = ArgType::string,
-        .description = "background (default): the element's own action, headless. foreground: synthetic input, "
-                       "which needs a takeover session.",
+        .description = "background (default) or foreground (real input; takeover sessions only).",
         .strict = true, .enum_values = {"background", "foreground"}};
 }
 

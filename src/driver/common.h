@@ -12,7 +12,7 @@ ArgSpec pid();
 ArgSpec window_id();
 ArgSpec app();
 std::vector<ArgSpec> window_target();
-ArgSpec element_token(std::string_view description = "The element's token <snapshot_id>:<N> from a read.");
+ArgSpec element_token(std::string_view description = "An element's token from a read.");
 ArgSpec observe();
 ArgSpec delivery_mode();
 } // namespace arg

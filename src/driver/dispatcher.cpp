@@ -19,15 +19,24 @@ nlohmann::json Dispatcher::list_tools()
 {
     nlohmann::json tools = nlohmann::json::array();
     for (const auto& def : all_tools()) {
+        // Every definition is paid for in the model's context on every turn: hints that hold
+        // their protocol default (idempotentHint false; openWorldHint true for acts, which may
+        // reach the web through a browser), destructiveHint where it means nothing (a tool that
+        // only reads) and the title twice are left out.
+        const bool read_only = def.cls == ToolClass::read || def.cls == ToolClass::info;
+        nlohmann::json annotations{{"readOnlyHint", read_only}};
+        if (read_only)
+            annotations["openWorldHint"] = false;
+        else
+            annotations["destructiveHint"] = def.destructive;
+        if (def.cls == ToolClass::read)
+            annotations["idempotentHint"] = true;
         tools.push_back({
             {"name", def.name},
             {"title", def.title},
             {"description", def.description},
             {"inputSchema", input_schema(def)},
-            {"annotations",
-                {{"title", def.title}, {"readOnlyHint", def.cls == ToolClass::read || def.cls == ToolClass::info},
-                    {"destructiveHint", def.destructive}, {"idempotentHint", def.cls == ToolClass::read},
-                    {"openWorldHint", false}}},
+            {"annotations", std::move(annotations)},
         });
     }
     return tools;

@@ -37,6 +37,9 @@ struct ArgSpec {
     std::int64_t min = INT64_MIN;
     std::int64_t max = INT64_MAX;
     std::size_t max_length = 0; // strings (bytes) and arrays (items); 0 = the global cap
+    // The bounds above only guard against abuse (a pid's, a token's length): validated, but not
+    // advertised in the input schema, whose every token the model pays for on every turn.
+    bool guard_bounds = false;
     // For object arguments: the properties it may hold (booleans only, e.g. observe).
     std::vector<std::string_view> bool_properties = {};
 };

@@ -47,7 +47,9 @@ test('tools/list: the 24 contract tools with conforming input schemas', () =>
             const a = tool.annotations;
             assert.ok(a, `${tool.name}: annotations`);
             assert.equal(typeof a.readOnlyHint, 'boolean', `${tool.name}: readOnlyHint`);
-            assert.equal(typeof a.destructiveHint, 'boolean', `${tool.name}: destructiveHint`);
+            // destructiveHint means something only for a tool that does not only read.
+            if (!a.readOnlyHint)
+                assert.equal(typeof a.destructiveHint, 'boolean', `${tool.name}: destructiveHint`);
         }
         const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
         for (const name of ['list_windows', 'get_window_state', 'health_report'])

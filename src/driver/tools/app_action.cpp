@@ -7,8 +7,7 @@ namespace nd_driver::tools {
 ToolDef app_action()
 {
     return unsupported_tool("app_action", "Run an app action",
-        "Reserved (§9.2): runs one declared app action with typed params. Unsupported here: the com-office "
-        "backend is unavailable on this platform.",
+        "Reserved (§9.2): runs one declared app action with typed params. Unsupported on this platform.",
         "app_actions",
         {arg::pid(), arg::window_id(),
             {.name = "action", .type = ArgType::string, .description = "A declared action name.", .required = true,

@@ -8,9 +8,9 @@ ToolDef click()
     return pointer_act_tool({
         .name = "click",
         .title = "Click an element",
-        .description = "Clicks an element by token. Headless (default): runs the element's own click action (click, "
-                       "press, check, jump, Toggle, ... as its toolkit names it), or selects a tab or row. delivery_mode foreground: a real left click at its "
-                       "centre, in a takeover session only.",
+        .description = "Clicks an element by token. Headless (default): its own click action (click, press, check, "
+                       "jump, Toggle, ... as its toolkit names it), or selects a tab or row. Foreground: a real left "
+                       "click at its centre.",
         .act = nd_core::ActKind::click,
         .select_fallback = true,
     });

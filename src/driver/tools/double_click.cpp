@@ -9,7 +9,7 @@ ToolDef double_click()
         .name = "double_click",
         .title = "Double-click an element",
         .description = "Double-clicks an element by token. Headless (default): its activate action, else its click "
-                       "action twice. delivery_mode foreground: a real double click, in a takeover session only.",
+                       "action twice. Foreground: a real double click.",
         .act = nd_core::ActKind::double_click,
         .count = 2,
     });

@@ -43,8 +43,8 @@ ToolDef drag()
     return {
         .name = "drag",
         .title = "Drag",
-        .description = "Presses on one element, moves to another in the same window and releases. Both tokens must "
-                       "come from the same read. Takeover sessions only.",
+        .description = "Drags from one element to another in the same window (both tokens from one read). "
+                       "Takeover sessions only.",
         .cls = ToolClass::act,
         .destructive = true,
         .args = {arg::element_token("The element to press on."),

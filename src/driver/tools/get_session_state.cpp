@@ -21,8 +21,8 @@ ToolDef get_session_state()
     return {
         .name = "get_session_state",
         .title = "Session state",
-        .description = "Reports the session: approved apps, input mode, takeover {on, indicator, paused, "
-                       "paused_reason, reason}, clipboard_read and the lease left.",
+        .description = "Reports the session: approved apps, input mode, takeover state, clipboard_read and the "
+                       "lease left.",
         .cls = ToolClass::session,
         .needs_session = false,
         .args = {},

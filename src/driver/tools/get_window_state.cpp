@@ -142,24 +142,23 @@ ToolDef get_window_state()
         .name = "get_window_state",
         .title = "Read a window",
         .description =
-            "Reads a window's accessibility tree. Each row has an element_token <snapshot_id>:<N> for acts. "
-            "For dense apps call with skeleton: true first (containers and landmarks only), then drill down with "
-            "root: <token>. Tokens stay valid until the window's structure changes.",
+            "Reads a window's accessibility tree; each row's element_token is for acts. Dense apps: skeleton: true "
+            "first, then root: <token> to drill down. Tokens last until the window's structure changes.",
         .cls = ToolClass::read,
         .args = concat(arg::window_target(),
             {
                 {.name = "skeleton", .type = ArgType::boolean,
-                    .description = "Only containers and landmarks, landmarks first; a run of alike siblings is one row "
-                                   "with alike: {count, last_index} (default max_elements 60, at most 200; max_depth 4)."},
+                    .description = "Containers and landmarks only; alike siblings fold into one row (max_elements 60 "
+                                   "by default, at most 200; max_depth 4)."},
                 {.name = "root", .type = ArgType::string,
-                    .description = "A token: read only this element and its descendants, limits counted from it.",
+                    .description = "Read only this token's element and its descendants.",
                     .strict = true, .max_length = 64},
                 {.name = "max_elements", .type = ArgType::integer,
                     .description = "Rows at most (default 250; skeleton 60, at most 200).", .min = 1, .max = 5000},
                 {.name = "max_depth", .type = ArgType::integer,
                     .description = "Levels below the root at most (default 25; skeleton 4).", .min = 0, .max = 200},
                 {.name = "include_screenshot", .type = ArgType::boolean,
-                    .description = "Also capture the window (secure fields blacked out) as a PNG image block."},
+                    .description = "Also a PNG of the window, secure fields blacked out."},
             }),
         .output_schema = schema,
         .handler = run,

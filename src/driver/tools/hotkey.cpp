@@ -10,8 +10,8 @@ ToolDef hotkey()
     return {
         .name = "hotkey",
         .title = "Press a key combination",
-        .description = "Presses keys together and releases them in reverse, e.g. [\"ctrl\", \"s\"], in the active "
-                       "window, or in the named window when it is active. Takeover sessions only.",
+        .description = "Presses keys together, e.g. [\"ctrl\", \"s\"], and releases them in reverse, in the active "
+                       "window (a named window must be the active one). Takeover sessions only.",
         .cls = ToolClass::act,
         .destructive = true,
         .args = concat({{.name = "keys", .type = ArgType::string_array, .description = "Key names, modifiers first.",

@@ -7,8 +7,7 @@ namespace nd_driver::tools {
 ToolDef list_app_actions()
 {
     return unsupported_tool("list_app_actions", "List app actions",
-        "Reserved (§9.2): lists an app's declared automation actions. Unsupported here: the com-office backend "
-        "is unavailable on this platform.",
+        "Reserved (§9.2): lists an app's declared automation actions. Unsupported on this platform.",
         "app_actions", {arg::pid(), arg::window_id()});
 }
 

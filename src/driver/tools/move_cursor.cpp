@@ -57,12 +57,12 @@ ToolDef move_cursor()
     return {
         .name = "move_cursor",
         .title = "Move the cursor",
-        .description = "Moves the cursor. In a takeover: the real pointer, gliding in 10 ms steps over duration_ms. "
-                       "Headless with scope window: a virtual cursor only (the pointer never moves).",
+        .description = "Moves the cursor: in a takeover the real pointer (gliding over duration_ms), headless a "
+                       "virtual cursor in the window.",
         .cls = ToolClass::act,
         .args = concat({token,
-                           {.name = "x", .type = ArgType::integer, .description = "Window-relative x (scope window) or "
-                                                                                  "screen x (scope desktop).",
+                           {.name = "x", .type = ArgType::integer, .description = "x in the window, or on the screen "
+                                                                                  "(scope desktop).",
                                .strict = true, .min = 0, .max = 65535},
                            {.name = "y", .type = ArgType::integer, .description = "Likewise y.", .strict = true,
                                .min = 0, .max = 65535},

@@ -10,8 +10,8 @@ ToolDef press_key()
     return {
         .name = "press_key",
         .title = "Press a key",
-        .description = "Presses and releases one key (Return, Escape, Tab, a, F5, ...) in the active window, or in "
-                       "the named window when it is active. Takeover sessions only.",
+        .description = "Presses and releases one key (Return, Escape, Tab, a, F5, ...) in the active window (a "
+                       "named window must be the active one). Takeover sessions only.",
         .cls = ToolClass::act,
         .destructive = true,
         .args = concat({{.name = "key", .type = ArgType::string, .description = "The key's name.", .required = true,

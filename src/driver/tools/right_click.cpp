@@ -9,8 +9,7 @@ ToolDef right_click()
         .name = "right_click",
         .title = "Right-click an element",
         .description = "Opens an element's context menu. Headless (default): its context-menu action (showContextMenu, "
-                       "ShowMenu, menu). "
-                       "delivery_mode foreground: a real right click, in a takeover session only.",
+                       "ShowMenu, menu). Foreground: a real right click.",
         .act = nd_core::ActKind::right_click,
         .button = nd_core::MouseButton::right,
     });

@@ -72,10 +72,9 @@ ToolDef set_value()
     return {
         .name = "set_value",
         .title = "Set a value",
-        .description = "Replaces an element's text or value headlessly (entries, sliders, spin buttons; a select "
-                       "takes the name of its option), then reads it back: readback match (effect confirmed), "
-                       "mismatch, or unverified. Where the app offers no headless route (web text fields in "
-                       "Chromium and Firefox) it fails saying so and recommends a takeover. Never secure fields.",
+        .description = "Sets an element's text or value headlessly (entries, sliders, spin buttons; a select: its "
+                       "option's name) and reads it back (readback: match, mismatch or unverified). Without a "
+                       "headless route (web text fields) it fails and recommends a takeover. Never secure fields.",
         .cls = ToolClass::act,
         .destructive = true,
         .args = {arg::element_token(),

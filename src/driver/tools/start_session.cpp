@@ -30,9 +30,9 @@ ToolDef start_session()
         .name = "start_session",
         .title = "Start a session",
         .description =
-            "Asks the person to allow this session: the apps it may see and act on, and optionally visible takeover "
-            "(synthetic mouse and keyboard, input: takeover) and clipboard reading. Call it before anything else. "
-            "Calling it again with input: headless ends a takeover.",
+            "Asks the person to allow this session: the apps it may see and act on, optionally a visible takeover "
+            "(real mouse and keyboard) and clipboard reading. Call it first; again with input: headless to end a "
+            "takeover.",
         .cls = ToolClass::session,
         .needs_session = false,
         .args =
@@ -42,8 +42,8 @@ ToolDef start_session()
                                    "window open now.",
                     .strict = true, .max_length = 32},
                 {.name = "input", .type = ArgType::string,
-                    .description = "headless (default): accessibility actions only. takeover: also synthetic input, "
-                                   "with a visible indicator; needs its own consent line.",
+                    .description = "headless (default): accessibility actions only; takeover: also real input, "
+                                   "shown by an indicator.",
                     .strict = true, .enum_values = {"headless", "takeover"}},
                 {.name = "clipboard_read", .type = ArgType::boolean,
                     .description = "Ask for clipboard reading (its own consent line; each read is approved).",

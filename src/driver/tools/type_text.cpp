@@ -95,9 +95,8 @@ ToolDef type_text()
     return {
         .name = "type_text",
         .title = "Type text",
-        .description = "Types text into an editable element. Headless (default): inserts it through the element's "
-                       "text interface. delivery_mode foreground: clicks the element and types key by key, in a "
-                       "takeover session with the element's window active. Never into secure fields.",
+        .description = "Types text into an editable element. Headless (default): through its text interface. "
+                       "Foreground: clicks it and types key by key, its window active. Never into secure fields.",
         .cls = ToolClass::act,
         .destructive = true,
         .args = {arg::element_token(),
