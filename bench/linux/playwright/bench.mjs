@@ -1,7 +1,8 @@
 // nish-driver against Playwright MCP on the same pages (docs/benchmarks.md, "Against Playwright
 // MCP"), run inside the virtual test desktop by bench/linux/run-inside-desktop. Both servers are
 // driven through the MCP TypeScript SDK client over stdio, as a model host drives them, and every
-// time is taken around one tools/call on the client's side.
+// time is taken around one tools/call on the client's side, and until the answer's last byte
+// arrived (the server's part; see connect()).
 //
 //   node bench.mjs --driver BUILD/bin/nish-driver --pages fixtures/web [--json OUT]
 //
@@ -96,14 +97,28 @@ async function connect(name, command, args, env) {
         onmessage(message, extra);
     };
     // The server's time of the last call: from the request's send to the arrival of the answer's
-    // last byte (the chunk that ends its line), before the client copies, decodes and checks it,
-    // which for a megabyte answer costs the client more than the server's work. Heard before the
-    // SDK's own listener; the transport keeps its child process in a field of its own.
+    // last byte (the chunk that ends its line), before the client decodes and checks it. The SDK's
+    // stdio reader copies its whole buffer on every 64 KiB chunk, which for a megabyte answer
+    // costs more than the server's work and keeps the event loop from reading the next chunk: so
+    // the bench hands the SDK's reader the chunks of a line at once, when its last byte is in
+    // (the same bytes, in one piece; the transport keeps its child process in a field of its own).
     let lastByteAt = 0n;
-    transport._process?.stdout?.prependListener('data', (chunk) => {
-        if (chunk.includes(10))
+    const stdout = transport._process?.stdout;
+    if (stdout) {
+        const readers = stdout.listeners('data');
+        stdout.removeAllListeners('data');
+        let pending = [];
+        stdout.on('data', (chunk) => {
+            pending.push(chunk);
+            if (!chunk.includes(10))
+                return;
             lastByteAt = process.hrtime.bigint();
-    });
+            const whole = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+            pending = [];
+            for (const read of readers)
+                read.call(stdout, whole);
+        });
+    }
     const call = async (tool, a = {}) => {
         const r = await client.callTool({ name: tool, arguments: a }, undefined, { timeout: 120000 });
         if (r.isError)
