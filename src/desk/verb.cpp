@@ -1,5 +1,7 @@
 #include "desk/verb.h"
 
+#include "desk/desk.h"
+
 namespace nd_desk {
 
 using nd_core::ErrorCode;
@@ -113,6 +115,30 @@ nd_core::Result<void> check_args(const VerbDef& verb, const nlohmann::json& args
         }
     }
     return {};
+}
+
+nd_core::Result<VerbReply> call_verb(Desk& desk, const VerbDef& verb, const CallScope& scope, const nlohmann::json& args)
+{
+    if (auto checked = check_args(verb, args); !checked)
+        return nd_core::make_error(checked.error().code, "desk_" + verb.name + ": " + checked.error().message);
+    try {
+        return verb.handler(desk, scope, args);
+    } catch (const std::exception& e) {
+        return nd_core::make_error(nd_core::ErrorCode::internal_error,
+                                   "desk_" + verb.name + " failed inside: " + e.what());
+    }
+}
+
+std::string verb_failure_text(const VerbDef& verb, const CallScope& scope, const nd_core::Error& error)
+{
+    std::string text = error_text(error);
+    // A verb that a stop cut short says so in its own words; any other failure during a stop
+    // gets the reason in front, so the caller knows not to simply retry.
+    if (scope.stop.stopped() && text.find("stopped by the user") == std::string::npos)
+        text = "stopped by the user (safety_stop) during desk_" + verb.name + ": " + text;
+    if (error.typed_characters && text.find("typed") == std::string::npos)
+        text += " (" + std::to_string(*error.typed_characters) + " characters were typed)";
+    return text;
 }
 
 std::optional<std::string> arg_string(const nlohmann::json& args, std::string_view name)

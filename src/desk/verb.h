@@ -59,6 +59,15 @@ nlohmann::json input_schema(const VerbDef&);
 // invalid_arguments whose message starts with the argument's name.
 nd_core::Result<void> check_args(const VerbDef&, const nlohmann::json& args);
 
+// One call of a verb, as the daemon runs it and the tests call it: the arguments checked against
+// the declaration (refused with invalid_arguments, "desk_<verb>: <argument>: ..."), then the
+// handler, an exception inside it turned into internal_error. The daemon's own refusals (a stopped
+// desk, an unknown tool, a bad request) come before it.
+nd_core::Result<VerbReply> call_verb(Desk&, const VerbDef&, const CallScope&, const nlohmann::json& args);
+// The text the wire answers for a failed call_verb: the error's text, with the stop's reason in
+// front when a stop cut the call short, and how many characters were typed before a failure.
+std::string verb_failure_text(const VerbDef&, const CallScope&, const nd_core::Error&);
+
 // Small readers for handlers (after check_args, types are right).
 std::optional<std::string> arg_string(const nlohmann::json& args, std::string_view name);
 std::optional<std::int64_t> arg_int(const nlohmann::json& args, std::string_view name);

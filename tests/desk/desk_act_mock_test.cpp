@@ -49,12 +49,8 @@ protected:
         Reply r;
         if (!def)
             return r;
-        if (auto checked = nd_desk::check_args(*def, args); !checked) {
-            r.error = checked.error().message;
-            return r;
-        }
         nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
-        auto out = def->handler(*m_desk, scope, args);
+        auto out = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!out) {
             r.error = std::string(nd_core::error_name(out.error().code)) + ": " + out.error().message;
             return r;

@@ -50,7 +50,7 @@ protected:
         if (!def)
             return r;
         nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
-        auto out = def->handler(*m_desk, scope, args);
+        auto out = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!out) {
             r.code = nd_core::error_name(out.error().code);
             r.error = out.error().message;

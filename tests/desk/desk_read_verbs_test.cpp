@@ -49,10 +49,8 @@ protected:
         EXPECT_NE(def, nullptr) << verb;
         if (!def)
             return {};
-        if (auto checked = nd_desk::check_args(*def, args); !checked)
-            return {false, {}, checked.error().message};
         nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
-        auto reply = def->handler(*m_desk, scope, args);
+        auto reply = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!reply)
             return {false, {}, reply.error().message};
         return {true, reply->result, {}};
@@ -166,7 +164,7 @@ TEST_F(DeskReadTest, SnapshotRefusesBadInputSayingWhatToDo)
     EXPECT_NE(unknown.error.find("desk_windows"), std::string::npos) << unknown.error;
     auto typed = call("snapshot", {{"pid", "x"}});
     ASSERT_FALSE(typed.ok);
-    EXPECT_EQ(typed.error.rfind("pid:", 0), 0u) << typed.error;
+    EXPECT_EQ(typed.error.rfind("desk_snapshot: pid:", 0), 0u) << typed.error;
 }
 
 TEST_F(DeskReadTest, AHungAppGivesAnErrorThatSaysWhatToDo)
@@ -232,7 +230,7 @@ TEST_F(DeskReadTest, ReadGivesTextAndRefusesUnknownIds)
     EXPECT_NE(garbage.error.find("desk_snapshot"), std::string::npos) << garbage.error;
     auto typed = call("read", {{"id", 7}});
     ASSERT_FALSE(typed.ok);
-    EXPECT_EQ(typed.error.rfind("id:", 0), 0u) << typed.error;
+    EXPECT_EQ(typed.error.rfind("desk_read: id:", 0), 0u) << typed.error;
 }
 
 TEST_F(DeskReadTest, ReadOfAClosedWindowSaysSo)
@@ -380,7 +378,7 @@ TEST_F(DeskReadTest, WaitComparesAfterTheAllowlist)
     nd_desk::Desk open_desk(*m_backend, none);
     const auto* def = nd_desk::find_verb("desk_windows");
     nd_desk::CallScope scope{"test", nd_desk::StopToken(open_desk.halt(), nullptr)};
-    auto everything = def->handler(open_desk, scope, json::object());
+    auto everything = nd_desk::call_verb(open_desk, *def, scope, json::object());
     ASSERT_TRUE(everything.ok());
     auto r = call("wait", {{"since", everything->result}, {"timeout_ms", 200}});
     ASSERT_TRUE(r.ok) << r.error;
@@ -409,7 +407,7 @@ TEST_F(DeskReadTest, WaitRefusesASinceThatIsNoWindowsResult)
     EXPECT_NE(r.error.find("desk_windows"), std::string::npos) << r.error;
     auto missing = call("wait", {{"since", {{"windows", json::array()}}}});
     ASSERT_FALSE(missing.ok);
-    EXPECT_EQ(missing.error.rfind("timeout_ms:", 0), 0u) << missing.error;
+    EXPECT_EQ(missing.error.rfind("desk_wait: timeout_ms:", 0), 0u) << missing.error;
 }
 
 TEST_F(DeskReadTest, UnansweredNamesTheActiveWindowOfAHungApp)
@@ -441,7 +439,7 @@ TEST_F(DeskReadTest, FocusAndCloseNeedAWindowManager)
     EXPECT_NE(focus.error.find("window manager"), std::string::npos) << focus.error;
     auto missing = call("close", json::object());
     ASSERT_FALSE(missing.ok);
-    EXPECT_EQ(missing.error.rfind("window:", 0), 0u) << missing.error;
+    EXPECT_EQ(missing.error.rfind("desk_close: window:", 0), 0u) << missing.error;
     auto unknown = call("focus", {{"window", "No such window"}});
     ASSERT_FALSE(unknown.ok);
     EXPECT_NE(unknown.error.find("desk_windows"), std::string::npos) << unknown.error;

@@ -49,10 +49,8 @@ protected:
         EXPECT_NE(def, nullptr) << verb;
         if (!def)
             return {};
-        if (auto checked = nd_desk::check_args(*def, args); !checked)
-            return {false, {}, checked.error().message};
         nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
-        auto reply = def->handler(*m_desk, scope, args);
+        auto reply = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!reply)
             return {false, {}, reply.error().message};
         return {true, reply->result, {}};

@@ -91,7 +91,7 @@ protected:
     {
         const auto* def = nd_desk::find_verb("desk_" + std::string(verb));
         nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
-        auto reply = def->handler(*m_desk, scope, args);
+        auto reply = nd_desk::call_verb(*m_desk, *def, scope, args);
         EXPECT_TRUE(reply.ok()) << verb << ": " << (reply ? "" : reply.error().message);
         return reply ? reply->result : json();
     }

@@ -209,30 +209,15 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
     if (!verb)
         return w::error_text("unknown tool " + tool_name + ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...)");
-    if (auto checked = check_args(*verb, request->args); !checked)
-        return w::error_text("desk_" + verb->name + ": " + checked.error().message);
 
     CallScope scope{request->agent_id, StopToken(m_desk->halt(), gone)};
     if (fd >= 0)
         m_watcher->watch(fd, gone);
-    nd_core::Result<VerbReply> reply = make_error(ErrorCode::internal_error, "the verb did not run");
-    try {
-        reply = verb->handler(*m_desk, scope, request->args);
-    } catch (const std::exception& e) {
-        reply = make_error(ErrorCode::internal_error, std::string("desk_") + verb->name + " failed inside: " + e.what());
-    }
+    auto reply = call_verb(*m_desk, *verb, scope, request->args);
     if (fd >= 0)
         m_watcher->unwatch(fd);
-    if (!reply) {
-        std::string text = error_text(reply.error());
-        // A verb that a stop cut short says so in its own words; any other failure during a stop
-        // gets the reason in front, so the caller knows not to simply retry.
-        if (scope.stop.stopped() && text.find("stopped by the user") == std::string::npos)
-            text = "stopped by the user (safety_stop) during desk_" + verb->name + ": " + text;
-        if (reply.error().typed_characters && text.find("typed") == std::string::npos)
-            text += " (" + std::to_string(*reply.error().typed_characters) + " characters were typed)";
-        return w::error_text(std::move(text));
-    }
+    if (!reply)
+        return w::error_text(verb_failure_text(*verb, scope, reply.error()));
     // A verb that finished before it noticed a stop answers what it did: it happened.
     w::Response out = w::ok_text(reply->result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     out.image_b64 = std::move(reply->png_b64);
