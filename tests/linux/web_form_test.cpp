@@ -54,10 +54,17 @@ protected:
         return r;
     }
 
+    // The row of `role` and `name` in a fresh read. Right after an act the page may still be
+    // updating: read again for a moment before calling it missing (and say so); a row that stays
+    // missing still fails.
     json row(const std::string& role, const std::string& name)
     {
-        auto r = find_row(read_all(m_window), role, name);
+        json r;
+        int reads = 0;
+        (void)nd_test::wait_until([&] { ++reads; r = find_row(read_all(m_window), role, name); return !r.is_null(); }, 3s);
         EXPECT_FALSE(r.is_null()) << role << " \"" << name << "\" is not in the read";
+        if (!r.is_null() && reads > 1)
+            std::printf("%s \"%s\" came into the read after %d reads\n", role.c_str(), name.c_str(), reads);
         return r;
     }
 
