@@ -121,14 +121,7 @@ int McpServer::run()
 void McpServer::request_stop()
 {
     m_stop_requested.store(true);
-    {
-        std::lock_guard lock(m_queue_mutex);
-        m_queue.clear();
-        if (m_running)
-            m_running->cancelled.store(true);
-    }
-    m_queue_changed.notify_all();
-    wake_reader();
+    drop_queue_and_wake();
 }
 
 void McpServer::handle_line(std::string_view line)
@@ -262,7 +255,9 @@ bool McpServer::send(std::string_view line)
     return false;
 }
 
-void McpServer::output_closed()
+void McpServer::output_closed() { drop_queue_and_wake(); }
+
+void McpServer::drop_queue_and_wake()
 {
     {
         std::lock_guard lock(m_queue_mutex);

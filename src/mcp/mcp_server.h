@@ -66,6 +66,8 @@ private:
     // Writes one whole line; false (and the server winds down) once the output is closed.
     bool send(std::string_view line);
     void output_closed();
+    // Drops the queued requests, cancels the running one, and wakes the worker and the reader.
+    void drop_queue_and_wake();
     void wake_reader();
 
     ToolHost& m_host;

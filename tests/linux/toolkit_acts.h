@@ -193,6 +193,25 @@ protected:
 
     std::unique_ptr<OwnedApp> m_app;
     json m_window;
+    // What gtk3- and gtk4-widget-factory share, last in their tests: the spin button takes a value,
+    // the link button (read as `link_role`) hands its address to the link handler, and the font
+    // button opens its dialog (last of all: the dialog is modal).
+    void spin_link_and_font(const LinkCatcher& links, const std::string& link_role)
+    {
+        auto spin = nth(fresh(), "spin_button", "");
+        EXPECT_EQ(value_of(spin), "50");
+        set_value(spin, "42", "the spin button");
+        EXPECT_TRUE(eventually([](const json& a) { return value_of(nth(a, "spin_button", "")) == "42"; }));
+
+        click(nth(fresh(), link_role, "link button"), "the link button");
+        EXPECT_TRUE(wait_until([&] { return !links.opened().empty(); }, CLICK_EFFECT)) << "no link was opened";
+        EXPECT_EQ(links.opened(), "http://www.gtk.org");
+
+        EXPECT_FALSE(shows_window("Pick a Font"));
+        click(nth(fresh(), "push_button", "Sans Regular"), "the font button");
+        EXPECT_TRUE(wait_until([&] { return shows_window("Pick a Font"); }, CLICK_EFFECT)) << "no font dialog";
+    }
+
 };
 
 } // namespace nd_test
