@@ -1,7 +1,7 @@
 #pragma once
 
 // The desk: what every desk verb shares. One backend (the same Linux backend the driver uses), the
-// config (app allowlist), the halt, and one snapshot store, so that one read of a window serves a
+// config (app allowlist), the safety stop, and one snapshot store, so that one read of a window serves a
 // snapshot, a find and a press alike. Desk node ids are the engine's tokens, <snapshot_id>:<N>,
 // resolved against a fresh read (docs/tokens.md); desk window ids are X window ids in decimal.
 //
@@ -15,7 +15,7 @@
 #include "core/snapshot_store.h"
 #include "core/window_reads.h"
 #include "desk/config.h"
-#include "desk/halt.h"
+#include "desk/safety_stop.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +34,7 @@ public:
 
     nd_core::Backend& backend() { return m_backend; }
     const DeskConfig& config() const { return m_config; }
-    Halt& halt() { return m_halt; }
+    SafetyStop& safety_stop() { return m_safety_stop; }
 
     std::unique_lock<std::recursive_mutex> lock_backend() { return std::unique_lock(m_backend_mutex); }
     std::mutex& input_mutex() { return m_input_mutex; }
@@ -65,7 +65,7 @@ public:
 private:
     nd_core::Backend& m_backend;
     const DeskConfig m_config;
-    Halt m_halt;
+    SafetyStop m_safety_stop;
     std::recursive_mutex m_backend_mutex;
     std::mutex m_input_mutex;
     nd_core::SnapshotStore m_snapshots;

@@ -6,7 +6,7 @@
 // (verb_registry.cpp). Results are JSON; the daemon sends result.dump() as the response text.
 
 #include "core/result.h"
-#include "desk/halt.h"
+#include "desk/safety_stop.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +38,7 @@ struct VerbReply {
 // What a handler knows of its call besides the arguments.
 struct CallScope {
     std::string agent_id;
-    StopToken stop; // stopped by safety_stop or the client going away
+    SafetyStopToken stop; // stopped by safety_stop or the client going away
 };
 
 using VerbHandler = std::function<nd_core::Result<VerbReply>(Desk&, const CallScope&, const nlohmann::json& args)>;

@@ -194,7 +194,7 @@ TEST_F(DaemonTest, FailuresAreAnswersAndTheConnectionStaysOpen)
         ASSERT_TRUE(decoded.ok());
         EXPECT_TRUE(decoded->is_error) << payload;
     }
-    EXPECT_FALSE(m_daemon->desk().halt().halted()) << "a duplicated tool key must not run safety_stop";
+    EXPECT_FALSE(m_daemon->desk().safety_stop().stopped()) << "a duplicated tool key must not run safety_stop";
 }
 
 TEST_F(DaemonTest, AnOversizedFrameIsRefusedThenTheConnectionCloses)
@@ -254,8 +254,8 @@ TEST_F(DaemonTest, SafetyStopFromAnotherUserIsRefused)
     const int status = run_shuttle("stop", out, "setpriv --reuid=65534 --regid=65534 --clear-groups ");
     EXPECT_EQ(status, 1) << out;
     EXPECT_NE(out.find("answered only to the daemon's own user"), std::string::npos) << out;
-    EXPECT_FALSE(m_daemon->desk().halt().halted());
+    EXPECT_FALSE(m_daemon->desk().safety_stop().stopped());
     // The same user may.
     ASSERT_EQ(run_shuttle("stop", out), 0) << out;
-    EXPECT_TRUE(m_daemon->desk().halt().halted());
+    EXPECT_TRUE(m_daemon->desk().safety_stop().stopped());
 }

@@ -49,7 +49,7 @@ protected:
         Reply r;
         if (!def)
             return r;
-        nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
+        nd_desk::CallScope scope{"test", nd_desk::SafetyStopToken(m_desk->safety_stop(), nullptr)};
         auto out = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!out) {
             r.code = nd_core::error_name(out.error().code);

@@ -49,7 +49,7 @@ protected:
         EXPECT_NE(def, nullptr) << verb;
         if (!def)
             return {};
-        nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
+        nd_desk::CallScope scope{"test", nd_desk::SafetyStopToken(m_desk->safety_stop(), nullptr)};
         auto reply = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!reply)
             return {false, {}, reply.error().message};
@@ -377,7 +377,7 @@ TEST_F(DeskReadTest, WaitComparesAfterTheAllowlist)
     nd_desk::DeskConfig none;
     nd_desk::Desk open_desk(*m_backend, none);
     const auto* def = nd_desk::find_verb("desk_windows");
-    nd_desk::CallScope scope{"test", nd_desk::StopToken(open_desk.halt(), nullptr)};
+    nd_desk::CallScope scope{"test", nd_desk::SafetyStopToken(open_desk.safety_stop(), nullptr)};
     auto everything = nd_desk::call_verb(open_desk, *def, scope, json::object());
     ASSERT_TRUE(everything.ok());
     auto r = call("wait", {{"since", everything->result}, {"timeout_ms", 200}});
@@ -391,7 +391,7 @@ TEST_F(DeskReadTest, AHaltEndsALongWaitAtOnce)
     auto since = call("windows").result;
     std::thread halter([&] {
         std::this_thread::sleep_for(200ms);
-        m_desk->halt().stop();
+        m_desk->safety_stop().stop();
     });
     const auto start = std::chrono::steady_clock::now();
     auto r = call("wait", {{"since", since}, {"timeout_ms", 5000}});

@@ -61,7 +61,7 @@ protected:
         if (!def)
             return {};
         Reply r;
-        nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
+        nd_desk::CallScope scope{"test", nd_desk::SafetyStopToken(m_desk->safety_stop(), nullptr)};
         auto out = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!out) {
             r.error = nd_core::error_name(out.error().code);
@@ -667,25 +667,25 @@ TEST_F(DeskAct, ASafetyStopEndsALongTypeAndAStillAtOnce)
     auto typing = std::async(std::launch::async, [&] { return call("type", {{"text", text}}); });
     std::this_thread::sleep_for(400ms);
     const auto stop_at = std::chrono::steady_clock::now();
-    m_desk->halt().stop();
+    m_desk->safety_stop().stop();
     ASSERT_EQ(typing.wait_for(2s), std::future_status::ready) << "the type went on after the stop";
     const auto typed = typing.get();
     EXPECT_LT(std::chrono::steady_clock::now() - stop_at, 500ms);
     EXPECT_FALSE(typed.ok);
     ASSERT_TRUE(typed.typed.has_value()) << typed.error;
     EXPECT_LT(*typed.typed, 300);
-    m_desk->halt().resume();
+    m_desk->safety_stop().resume();
 
     auto waiting = std::async(std::launch::async, [&] { return call("still", {{"timeout_ms", 5000}, {"hold_ms", 5000}}); });
     std::this_thread::sleep_for(300ms);
     const auto second_stop = std::chrono::steady_clock::now();
-    m_desk->halt().stop();
+    m_desk->safety_stop().stop();
     ASSERT_EQ(waiting.wait_for(2s), std::future_status::ready);
     const auto still = waiting.get();
     EXPECT_LT(std::chrono::steady_clock::now() - second_stop, 300ms);
     EXPECT_FALSE(still.ok);
     EXPECT_NE(still.error.find("stopped"), std::string::npos) << still.error;
-    m_desk->halt().resume();
+    m_desk->safety_stop().resume();
 }
 
 TEST_F(DeskAct, NoInputWhileAnotherDriverHoldsTheTakeover)

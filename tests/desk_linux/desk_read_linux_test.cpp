@@ -49,7 +49,7 @@ protected:
         EXPECT_NE(def, nullptr) << verb;
         if (!def)
             return {};
-        nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
+        nd_desk::CallScope scope{"test", nd_desk::SafetyStopToken(m_desk->safety_stop(), nullptr)};
         auto reply = nd_desk::call_verb(*m_desk, *def, scope, args);
         if (!reply)
             return {false, {}, reply.error().message};
@@ -256,7 +256,7 @@ TEST_F(DeskReadLinux, AHaltEndsALongWaitAtOnce)
     auto since = call("windows").result;
     std::thread halter([&] {
         std::this_thread::sleep_for(300ms);
-        m_desk->halt().stop();
+        m_desk->safety_stop().stop();
     });
     const auto start = std::chrono::steady_clock::now();
     auto r = call("wait", {{"since", since}, {"timeout_ms", 5000}});

@@ -90,7 +90,7 @@ protected:
     json call(std::string_view verb, const json& args = json::object())
     {
         const auto* def = nd_desk::find_verb("desk_" + std::string(verb));
-        nd_desk::CallScope scope{"test", nd_desk::StopToken(m_desk->halt(), nullptr)};
+        nd_desk::CallScope scope{"test", nd_desk::SafetyStopToken(m_desk->safety_stop(), nullptr)};
         auto reply = nd_desk::call_verb(*m_desk, *def, scope, args);
         EXPECT_TRUE(reply.ok()) << verb << ": " << (reply ? "" : reply.error().message);
         return reply ? reply->result : json();

@@ -6,7 +6,7 @@
 
 namespace nd_desk {
 
-CallWatcher::CallWatcher(Halt& halt) : m_halt(halt)
+CallWatcher::CallWatcher(SafetyStop& stop) : m_safety_stop(stop)
 {
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wake = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -74,7 +74,7 @@ void CallWatcher::run()
             it->second = nullptr;
         }
         if (woke_any)
-            m_halt.wake_all();
+            m_safety_stop.wake_all();
     }
 }
 

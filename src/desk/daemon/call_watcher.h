@@ -2,9 +2,9 @@
 
 // Notices a client going away while its call runs: one thread waits in epoll for the peer's hang-up
 // (EPOLLRDHUP) on every connection with a call in flight, sets that call's `gone` flag and wakes the
-// halt's sleepers, so a long wait or still ends at once and the daemon cancels the call.
+// safety stop's sleepers, so a long wait or still ends at once and the daemon cancels the call.
 
-#include "desk/halt.h"
+#include "desk/safety_stop.h"
 
 #include <atomic>
 #include <mutex>
@@ -15,7 +15,7 @@ namespace nd_desk {
 
 class CallWatcher {
 public:
-    explicit CallWatcher(Halt& halt);
+    explicit CallWatcher(SafetyStop& stop);
     ~CallWatcher();
     CallWatcher(const CallWatcher&) = delete;
     CallWatcher& operator=(const CallWatcher&) = delete;
@@ -28,7 +28,7 @@ public:
 private:
     void run();
 
-    Halt& m_halt;
+    SafetyStop& m_safety_stop;
     int m_epoll = -1;
     int m_wake = -1;
     std::mutex m_mutex;

@@ -36,14 +36,15 @@ PeerCred peer_of(int fd)
     return out;
 }
 
-nlohmann::json ok_json(bool halted) { return {{"halted", halted}}; }
+// The answer to safety_stop and safety_resume; "halted" is the wire's field name, kept.
+nlohmann::json ok_json(bool stopped) { return {{"halted", stopped}}; }
 
 } // namespace
 
 Daemon::Daemon(nd_core::Backend& backend, DaemonOptions options) : m_options(std::move(options))
 {
     m_desk = std::make_unique<Desk>(backend, m_options.config.value_or(DeskConfig{}));
-    m_watcher = std::make_unique<CallWatcher>(m_desk->halt());
+    m_watcher = std::make_unique<CallWatcher>(m_desk->safety_stop());
     m_stop_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
@@ -137,7 +138,7 @@ void Daemon::run()
     std::lock_guard lock(m_connections_mutex);
     for (auto& c : m_connections)
         ::shutdown(c.fd, SHUT_RDWR);
-    m_desk->halt().wake_all();
+    m_desk->safety_stop().wake_all();
 }
 
 void Daemon::serve(int fd)
@@ -191,9 +192,9 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
             return w::error_text(std::string(*tool) + " is answered only to the daemon's own user");
         const bool stop = *tool == "safety_stop";
         if (stop)
-            m_desk->halt().stop();
+            m_desk->safety_stop().stop();
         else
-            m_desk->halt().resume();
+            m_desk->safety_stop().resume();
         return w::ok_text(ok_json(stop).dump());
     }
     if (!m_options.config)
@@ -205,12 +206,12 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return w::error_text(request.error().message);
     if (request->tool != tool_name)
         return w::error_text("the request names its tool twice, differently");
-    if (m_desk->halt().halted())
+    if (m_desk->safety_stop().stopped())
         return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
     if (!verb)
         return w::error_text("unknown tool " + tool_name + ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...)");
 
-    CallScope scope{request->agent_id, StopToken(m_desk->halt(), gone)};
+    CallScope scope{request->agent_id, SafetyStopToken(m_desk->safety_stop(), gone)};
     if (fd >= 0)
         m_watcher->watch(fd, gone);
     auto reply = call_verb(*m_desk, *verb, scope, request->args);

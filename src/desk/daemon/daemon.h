@@ -3,7 +3,7 @@
 // `shuttle daemon` (docs/desk.md): listens on the desk wire's unix socket and serves every client at
 // once, a thread per connection, one call at a time per connection. It routes each frame by its
 // tool (read before the full decode): safety_stop and safety_resume, answered only to a peer of the
-// daemon's own uid (SO_PEERCRED); then, unless config.toml failed to load or a halt is on, the
+// daemon's own uid (SO_PEERCRED); then, unless config.toml failed to load or a safety stop is on, the
 // desk verbs. A failure is a response with is_error: true, never a closed connection, except for a
 // frame larger than the wire allows (the stream cannot be resynced after it).
 

@@ -1,24 +1,24 @@
-#include "desk/halt.h"
+#include "desk/safety_stop.h"
 
 namespace nd_desk {
 
-void Halt::stop()
+void SafetyStop::stop()
 {
     {
         std::lock_guard lock(m_mutex);
-        m_halted = true;
+        m_stopped = true;
         ++m_epoch;
     }
     m_wake.notify_all();
 }
 
-void Halt::resume()
+void SafetyStop::resume()
 {
     std::lock_guard lock(m_mutex);
-    m_halted = false;
+    m_stopped = false;
 }
 
-void Halt::wake_all()
+void SafetyStop::wake_all()
 {
     {
         // Taking the lock orders the waker's flag store before a sleeper's predicate check.

@@ -1,10 +1,12 @@
 #pragma once
 
-// safety_stop and safety_resume (docs/desk.md): a halt stops every call in flight and refuses new
-// ones until resumed. Calls do not poll a global flag blindly: each takes a StopToken when it
-// starts, which reports stopped once a halt began after that moment or the call's own client went
-// away (its connection closed). Long waits sleep on the halt's condition variable, so a stop ends
-// them at once rather than at their next poll.
+// The safety stop: safety_stop and safety_resume (docs/desk.md; seed 003 says they "halt every
+// call" and "lift the halt") stop every call in flight and refuse new ones until resumed. One name
+// for the concept in code: SafetyStop, and the SafetyStopToken each call takes when it starts,
+// which reports stopped once a stop began after that moment or the call's own client went away
+// (its connection closed). The contract's error code for it stays stopped_by_kill_switch. Long
+// waits sleep on the stop's condition variable, so a stop ends them at once rather than at their
+// next poll.
 
 #include <atomic>
 #include <chrono>
@@ -14,11 +16,11 @@
 
 namespace nd_desk {
 
-class Halt {
+class SafetyStop {
 public:
     void stop();
     void resume();
-    bool halted() const { return m_halted.load(); }
+    bool stopped() const { return m_stopped.load(); }
     // Bumped by every stop: a token remembers the value it started with.
     std::uint64_t epoch() const { return m_epoch.load(); }
 
@@ -34,34 +36,38 @@ public:
     }
 
 private:
-    std::atomic<bool> m_halted{false};
+    std::atomic<bool> m_stopped{false};
     std::atomic<std::uint64_t> m_epoch{0};
     std::mutex m_mutex;
     std::condition_variable m_wake;
 };
 
-class StopToken {
+class SafetyStopToken {
 public:
-    StopToken() = default;
+    SafetyStopToken() = default;
     // `client_gone` is set by the connection's watcher when the client closes during the call.
-    StopToken(Halt& halt, const std::atomic<bool>* client_gone) : m_halt(&halt), m_epoch(halt.epoch()), m_gone(client_gone) {}
+    SafetyStopToken(SafetyStop& stop, const std::atomic<bool>* client_gone)
+        : m_safety_stop(&stop), m_epoch(stop.epoch()), m_gone(client_gone)
+    {
+    }
 
     bool stopped() const
     {
-        return (m_halt && (m_halt->halted() || m_halt->epoch() != m_epoch)) || (m_gone && m_gone->load());
+        return (m_safety_stop && (m_safety_stop->stopped() || m_safety_stop->epoch() != m_epoch)) ||
+               (m_gone && m_gone->load());
     }
     // Sleeps for `d` unless stopped first; false when stopped.
     bool sleep_for(std::chrono::milliseconds d) const
     {
         if (stopped())
             return false;
-        if (!m_halt)
+        if (!m_safety_stop)
             return true;
-        return m_halt->sleep_until(std::chrono::steady_clock::now() + d, [this] { return stopped(); }) && !stopped();
+        return m_safety_stop->sleep_until(std::chrono::steady_clock::now() + d, [this] { return stopped(); }) && !stopped();
     }
 
 private:
-    Halt* m_halt = nullptr;
+    SafetyStop* m_safety_stop = nullptr;
     std::uint64_t m_epoch = 0;
     const std::atomic<bool>* m_gone = nullptr;
 };
