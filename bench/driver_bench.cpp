@@ -12,7 +12,7 @@
 #include "core/audit.h"
 #include "core/consent.h"
 #include "core/engine.h"
-#include "core/png.h"
+#include "core/encode/png.h"
 #include "core/views.h"
 #include "driver/dispatcher.h"
 #include "mcp/json_rpc.h"

@@ -7,7 +7,7 @@
 
 #include "linux_bench_driver.h"
 
-#include "core/png.h"
+#include "core/encode/png.h"
 #include "mcp/json_rpc.h"
 #include "mcp/mcp_methods.h"
 

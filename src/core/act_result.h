@@ -6,7 +6,7 @@
 
 #include "core/diff.h"
 #include "core/engine.h"
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #include "core/audit.h"
 
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // value, states), matched by the backend's key. Secure values never appear. An act result carries
 // the diff of its before and settled after reads (§1).
 
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 #include "core/snapshot.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "core/engine.h"
 
-#include "core/png.h"
+#include "core/encode/png.h"
 #include "core/secure_blackout.h"
 
 #include <algorithm>

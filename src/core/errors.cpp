@@ -1,6 +1,6 @@
 #include "core/errors.h"
 
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 
 #include <array>
 

@@ -1,7 +1,7 @@
 #include "core/guarded_input.h"
 
 #include "core/own_surface_guard.h"
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 
 #include <cstdlib>
 #include <thread>

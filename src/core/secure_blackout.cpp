@@ -1,6 +1,6 @@
 #include "core/secure_blackout.h"
 
-#include "core/png.h"
+#include "core/encode/png.h"
 
 namespace nd_core {
 

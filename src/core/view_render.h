@@ -3,7 +3,7 @@
 // Renders a view as JSON rows (streamed) and as the text the model reads. Secure values are never
 // rendered: a secure row says value_redacted instead.
 
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 #include "core/views.h"
 
 #include <string>

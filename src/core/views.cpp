@@ -1,6 +1,6 @@
 #include "core/views.h"
 
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 #include "desk/desk_shot.h"
 
-#include "core/png.h"
+#include "core/encode/png.h"
 #include "core/secure_blackout.h"
 #include "desk/desk.h"
 

@@ -1,7 +1,7 @@
 #include "driver/common.h"
 
 #include "core/act_result.h"
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
 namespace nd_driver {
 

@@ -1,7 +1,7 @@
 #include "driver/observe.h"
 
 #include "core/act_result.h"
-#include "core/base64.h"
+#include "core/encode/base64.h"
 #include "core/view_render.h"
 
 namespace nd_driver {

@@ -3,7 +3,7 @@
 // Observations attached to results: the default tree view of a snapshot, and a screenshot as an
 // image block. Failures become observe.error / observe.screenshot_error, never the call's error.
 
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 #include "driver/tool.h"
 
 namespace nd_driver {

@@ -4,7 +4,7 @@
 // Nothing here knows MCP methods; mcp_server.cpp dispatches on RpcRequest::method. Every fault a
 // line can have becomes an RpcFault value (the nlohmann exceptions stop at parse_rpc_line).
 
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 // read again, and a desk without a screen answers still with a clear error.
 
 #include "backend/mock/mock_backend.h"
-#include "core/base64.h"
+#include "core/encode/base64.h"
 #include "desk/desk.h"
 #include "desk/verbs/verbs.h"
 #include "tools/png_decode.h"

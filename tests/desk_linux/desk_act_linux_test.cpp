@@ -12,7 +12,7 @@
 
 #include "backend/linux/linux_backend.h"
 #include "backend/linux/x11/x11_display_lock.h"
-#include "core/base64.h"
+#include "core/encode/base64.h"
 #include "desk/desk.h"
 #include "desk/verbs/verbs.h"
 

@@ -8,7 +8,7 @@
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_pixels.h"
 #include "backend/linux/x11/x11_windows.h"
-#include "core/png.h"
+#include "core/encode/png.h"
 
 #include <gtest/gtest.h>
 

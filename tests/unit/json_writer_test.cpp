@@ -1,7 +1,7 @@
 // The streaming JSON writer: RFC 8259 escaping, invalid UTF-8 replaced by U+FFFD so the output is
 // always valid JSON, commas and nesting, and numbers at their extremes.
 
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
 #include "tree_fixture.h"
 

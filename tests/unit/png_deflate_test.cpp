@@ -1,5 +1,5 @@
-#include "core/deflate_huffman.h"
-#include "core/png_deflate.h"
+#include "core/encode/deflate_huffman.h"
+#include "core/encode/png_deflate.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,5 +1,5 @@
-#include "core/base64.h"
-#include "core/png.h"
+#include "core/encode/base64.h"
+#include "core/encode/png.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -2,7 +2,7 @@
 
 #include "backend/mock/effects.h"
 #include "core/act_actions.h"
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "desk/cli/desk_cli.h"
 
-#include "core/base64.h"
+#include "core/encode/base64.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
 #include "desk/wire/endpoint.h"

@@ -1,5 +1,5 @@
-#include "core/base64.h"
-#include "core/png.h"
+#include "core/encode/base64.h"
+#include "core/encode/png.h"
 #include "desk/desk.h"
 #include "desk/desk_shot.h"
 #include "desk/verbs/act_verb_list.h"

@@ -1,4 +1,4 @@
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 #include "desk/desk.h"
 #include "desk/desk_input.h"
 #include "desk/desk_targets.h"

@@ -1,7 +1,7 @@
 #include "driver/control/control_commands.h"
 
 #include "core/act_result.h"
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "backend/linux/x11/x11_properties.h"
 
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 
 namespace nd_linux {
 

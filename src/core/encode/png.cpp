@@ -1,6 +1,6 @@
-#include "core/png.h"
+#include "core/encode/png.h"
 
-#include "core/png_deflate.h"
+#include "core/encode/png_deflate.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "core/deflate_huffman.h"
+#include "core/encode/deflate_huffman.h"
 
 #include <algorithm>
 

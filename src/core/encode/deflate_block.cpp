@@ -1,4 +1,4 @@
-#include "core/deflate_block.h"
+#include "core/encode/deflate_block.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/base64.h"
+#include "core/encode/base64.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
-#include "core/json_writer.h"
+#include "core/encode/json_writer.h"
 
-#include "core/utf8.h"
+#include "core/encode/utf8.h"
 
 #include <charconv>
 #include <cmath>

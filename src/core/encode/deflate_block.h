@@ -4,7 +4,7 @@
 // the bit writer, and the block writer that codes one block's tokens with Huffman codes built from
 // their counts, or stores the block's bytes when that would be smaller.
 
-#include "core/deflate_huffman.h"
+#include "core/encode/deflate_huffman.h"
 
 #include <array>
 #include <bit>

@@ -1,6 +1,6 @@
-#include "core/png_deflate.h"
+#include "core/encode/png_deflate.h"
 
-#include "core/deflate_block.h"
+#include "core/encode/deflate_block.h"
 
 #include <algorithm>
 #include <array>
