@@ -1,0 +1,83 @@
+// Warm reads' frames (atspi_warm.h): the frames a read returns, read afresh on every warm read,
+// and what a row that moved without an event (a scroll) means for the read.
+
+#include "backend/linux/atspi/atspi_warm.h"
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_names.h"
+
+namespace nd_linux {
+
+bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved)
+{
+    auto& el = e.tree.elements;
+    const auto& options = e.cold.options;
+    struct Ask {
+        std::int32_t row = 0;
+        nd_core::Frame frame;
+        bool ok = false;
+    };
+    std::vector<Ask> asks;
+    for (std::size_t i = 0; i < el.size(); ++i) {
+        auto& x = el[i];
+        const bool showing = x.is(nd_core::STATE_SHOWING);
+        // Objects that are not showing report no real place (the walk's rule too). Deferred
+        // frames: those a view reads (the showing rows'), the root's and secure fields'.
+        const bool ask = (options.hidden_extents || showing) &&
+                         (!options.deferred_frames || i == 0 || x.secure() || showing) && parse_key(x.key);
+        if (ask) {
+            asks.push_back({static_cast<std::int32_t>(i)});
+        } else {
+            x.has_frame = false;
+            x.frame = {};
+        }
+    }
+    AtspiBatch batch(m_bus, deadline);
+    for (auto& ask : asks) {
+        const auto ref = parse_key(el[static_cast<std::size_t>(ask.row)].key);
+        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
+                  [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+                  [&ask](const Reply& r) {
+                      ask.ok = r.ok() && read_extents(r.message, ask.frame) >= 0 && ask.frame.w > 0 && ask.frame.h > 0;
+                  });
+    }
+    if (!batch.run())
+        return false;
+    // A row moved when its place relative to the window's changed: the page scrolled, or its
+    // layout moved. No event says so (Chromium sends none for a scroll), and whether a row shows
+    // follows its place.
+    const nd_core::Frame old_root = el.front().has_frame ? el.front().frame : nd_core::Frame{};
+    const nd_core::Frame new_root = !asks.empty() && asks.front().row == 0 && asks.front().ok ? asks.front().frame
+                                                                                                   : nd_core::Frame{};
+    for (const auto& ask : asks) {
+        auto& x = el[static_cast<std::size_t>(ask.row)];
+        if (moved && ask.row != 0 && x.has_frame &&
+            (!ask.ok || ask.frame.x - new_root.x != x.frame.x - old_root.x ||
+             ask.frame.y - new_root.y != x.frame.y - old_root.y || ask.frame.w != x.frame.w || ask.frame.h != x.frame.h))
+            moved->push_back(ask.row);
+        x.has_frame = ask.ok;
+        x.frame = ask.ok ? ask.frame : nd_core::Frame{};
+    }
+    return true;
+}
+
+bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, Deadline deadline)
+{
+    // A scroll moves every row of what scrolled; rows that were off screen may now show, and their
+    // places were never known: read the window cold.
+    if (moved.size() > MAX_MOVED)
+        return fail(std::to_string(moved.size()) + " elements changed place without an event (a scroll)");
+    if (!refetch(e, moved, deadline))
+        return false;
+    // Their frames were read above; a row that no longer shows has none.
+    for (auto row : moved) {
+        auto& x = e.tree.elements[static_cast<std::size_t>(row)];
+        if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
+            x.has_frame = false;
+            x.frame = {};
+        }
+    }
+    return true;
+}
+
+} // namespace nd_linux
