@@ -506,8 +506,10 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
             i = static_cast<std::size_t>(subtree_end(el, row));
             continue;
         }
-        const std::int32_t end = subtree_end(el, row);
-        if (whole_parts && !holds_document[i] && end - row > 1) {
+        // A part has descendants; its end is looked for only then (parent by parent, every row
+        // would walk its whole subtree).
+        if (whole_parts && !holds_document[i] && !children[i].empty()) {
+            const std::int32_t end = subtree_end(el, row);
             parts.push_back({row, end, {}, false});
             i = static_cast<std::size_t>(end);
             continue;
