@@ -122,6 +122,8 @@ Result<void> GuardedInput::move_to(Point target, std::chrono::milliseconds durat
         m_session.pointer_anchor = p;
         TRY_VOID(input().move_pointer(p));
         m_sent_any = true;
+        if (m_progress && steps > 1)
+            m_progress(i, steps, "gliding the pointer");
         if (i < steps)
             std::this_thread::sleep_for(GLIDE_STEP);
     }
@@ -171,6 +173,11 @@ Result<std::int64_t> GuardedInput::type_text(std::string_view text)
     // Checked whole before the first key: a retry after a half-typed refusal would type twice.
     if (!valid_utf8(text))
         return make_error(ErrorCode::invalid_arguments, "text is not valid UTF-8");
+    std::int64_t total = 0;
+    if (m_progress) {
+        for (std::size_t i = 0; i < text.size(); i += utf8_sequence_length(text, i, nullptr))
+            ++total;
+    }
     m_typed = 0;
     for (std::size_t i = 0; i < text.size();) {
         char32_t cp = 0;
@@ -182,6 +189,8 @@ Result<std::int64_t> GuardedInput::type_text(std::string_view text)
         m_sent_any = true;
         ++m_typed;
         i += len;
+        if (m_progress)
+            m_progress(m_typed, total, "typing");
     }
     auto typed = m_typed;
     m_typed = -1;

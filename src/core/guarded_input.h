@@ -12,7 +12,9 @@
 #include "core/engine.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nd_core {
@@ -28,6 +30,10 @@ public:
     ~GuardedInput();
     GuardedInput(const GuardedInput&) = delete;
     GuardedInput& operator=(const GuardedInput&) = delete;
+
+    // Told as a glide or a typed text advances: done of total steps (a glide) or characters (text).
+    using ProgressFn = std::function<void(std::int64_t done, std::int64_t total, std::string_view what)>;
+    void on_progress(ProgressFn fn) { m_progress = std::move(fn); }
 
     Result<void> check();
     // Moves the pointer; with a duration, glides there in 10 ms steps, checking before each.
@@ -58,6 +64,7 @@ private:
     std::vector<MouseButton> m_held_buttons;
     bool m_sent_any = false;
     std::int64_t m_typed = -1; // >= 0 while typing
+    ProgressFn m_progress;
 };
 
 // Maps the names models use (ctrl, shift, alt, super, enter, esc, ...) to keysym names and checks the

@@ -1,6 +1,7 @@
 #include "driver/common.h"
 
 #include "core/act_result.h"
+#include "core/guarded_input.h"
 #include "core/encode/json_writer.h"
 
 namespace nd_driver {
@@ -78,6 +79,15 @@ std::vector<ArgSpec> concat(std::vector<ArgSpec> v, std::vector<ArgSpec> items)
     for (auto& item : items)
         v.push_back(std::move(item));
     return v;
+}
+
+void forward_progress(nd_core::GuardedInput& input, const CallContext& call)
+{
+    if (!call.wants_progress())
+        return;
+    input.on_progress([&call](std::int64_t done, std::int64_t total, std::string_view what) {
+        call.report_progress(static_cast<double>(done), static_cast<double>(total), what);
+    });
 }
 
 } // namespace nd_driver

@@ -5,6 +5,10 @@
 
 #include "driver/tool.h"
 
+namespace nd_core {
+class GuardedInput;
+}
+
 namespace nd_driver {
 
 namespace arg {
@@ -24,6 +28,9 @@ ToolOutput error_output(const nd_core::Error&);
 
 // A window as list_windows and get_window_state report it.
 nlohmann::json window_json(const nd_core::WindowInfo&);
+
+// Passes a glide's or a typed text's progress on to the client when it asked for progress.
+void forward_progress(nd_core::GuardedInput&, const CallContext&);
 
 // Appends `items` to `v` (for building arg lists from shared pieces).
 std::vector<ArgSpec> concat(std::vector<ArgSpec> v, std::vector<ArgSpec> items);

@@ -108,10 +108,18 @@ RpcMessage parse_rpc_line(std::string_view line)
 
 std::string rpc_error_line(std::string_view id_json, int code, std::string_view message)
 {
+    return rpc_error_line(id_json, code, message, {});
+}
+
+std::string rpc_error_line(std::string_view id_json, int code, std::string_view message, std::string_view data_json)
+{
     std::string out;
     nd_core::JsonWriter writer(out);
     writer.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
-    writer.key("error").begin_object().field("code", code).field("message", message).end_object();
+    writer.key("error").begin_object().field("code", code).field("message", message);
+    if (!data_json.empty())
+        writer.key("data").raw(data_json);
+    writer.end_object();
     writer.end_object();
     out.push_back('\n');
     return out;

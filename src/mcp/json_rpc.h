@@ -56,6 +56,8 @@ bool json_nesting_exceeds(std::string_view json, std::size_t max_depth);
 
 // A complete error response line, ending in "\n".
 std::string rpc_error_line(std::string_view id_json, int code, std::string_view message);
+// The same with the error's data, an already-serialized JSON value (none when empty).
+std::string rpc_error_line(std::string_view id_json, int code, std::string_view message, std::string_view data_json);
 
 // Starts {"jsonrpc":"2.0","id":<id>,"result": — the caller then writes exactly one value.
 void begin_rpc_result(nd_core::JsonWriter& writer, std::string_view id_json);

@@ -14,39 +14,75 @@ std::string echoable(std::string_view text)
     return std::string(text.substr(0, MAX_ECHOED_NAME)) + "...";
 }
 
-} // namespace
-
-std::string_view negotiate_protocol_version(const nlohmann::json& requested)
+void write_capabilities(nd_core::JsonWriter& writer)
 {
-    if (requested.is_string()) {
-        const auto& wanted = requested.get_ref<const std::string&>();
-        for (auto version : MCP_PROTOCOL_VERSIONS) {
-            if (wanted == version)
-                return version;
-        }
-    }
-    return MCP_PROTOCOL_VERSIONS.front();
+    writer.key("capabilities").begin_object();
+    writer.key("tools").begin_object().field("listChanged", false).end_object();
+    writer.end_object();
 }
 
-std::string handle_initialize(const RpcRequest& request, const McpServerInfo& info, ToolHost& host)
+// What every modern-era result carries: it is complete (the server never asks the client for
+// input mid-call).
+void write_result_type(nd_core::JsonWriter& writer, Era era)
+{
+    if (era == Era::modern)
+        writer.field("resultType", "complete");
+}
+
+// The cache hints of a modern-era list result: the list is not cached across calls, since the
+// tools a desk offers follow its configuration.
+void write_cache_hints(nd_core::JsonWriter& writer, Era era)
+{
+    if (era == Era::modern)
+        writer.field("ttlMs", 0).field("cacheScope", "private");
+}
+
+} // namespace
+
+std::string handle_discover(const RpcRequest& request, const McpServerInfo& info)
+{
+    std::string out;
+    nd_core::JsonWriter writer(out);
+    begin_rpc_result(writer, request.id_json);
+    writer.begin_object();
+    writer.key("supportedVersions").begin_array();
+    for (auto version : MCP_MODERN_VERSIONS)
+        writer.string(version);
+    writer.end_array();
+    write_capabilities(writer);
+    if (!info.instructions.empty())
+        writer.field("instructions", info.instructions);
+    write_result_type(writer, Era::modern);
+    write_cache_hints(writer, Era::modern);
+    writer.key("_meta").begin_object();
+    writer.key(META_SERVER_INFO).begin_object().field("name", info.name).field("version", info.version).end_object();
+    writer.end_object();
+    writer.end_object();
+    end_rpc_result(writer, out);
+    return out;
+}
+
+std::optional<std::string> initialize_client_name(const RpcRequest& request)
+{
+    auto client_it = request.params.find("clientInfo");
+    if (client_it == request.params.end() || !client_it->is_object())
+        return std::nullopt;
+    auto name_it = client_it->find("name");
+    if (name_it == client_it->end() || !name_it->is_string())
+        return std::nullopt;
+    return name_it->get<std::string>();
+}
+
+std::string handle_initialize(const RpcRequest& request, const McpServerInfo& info)
 {
     auto version_it = request.params.find("protocolVersion");
     auto version = negotiate_protocol_version(version_it != request.params.end() ? *version_it : nlohmann::json());
-
-    auto client_it = request.params.find("clientInfo");
-    if (client_it != request.params.end() && client_it->is_object()) {
-        auto name_it = client_it->find("name");
-        if (name_it != client_it->end() && name_it->is_string())
-            host.set_client_name(name_it->get_ref<const std::string&>());
-    }
 
     std::string out;
     nd_core::JsonWriter writer(out);
     begin_rpc_result(writer, request.id_json);
     writer.begin_object().field("protocolVersion", version);
-    writer.key("capabilities").begin_object();
-    writer.key("tools").begin_object().field("listChanged", false).end_object();
-    writer.end_object();
+    write_capabilities(writer);
     writer.key("serverInfo").begin_object().field("name", info.name).field("version", info.version).end_object();
     if (!info.instructions.empty())
         writer.field("instructions", info.instructions);
@@ -55,7 +91,7 @@ std::string handle_initialize(const RpcRequest& request, const McpServerInfo& in
     return out;
 }
 
-std::string handle_tools_list(const RpcRequest& request, ToolHost& host)
+std::string handle_tools_list(const RpcRequest& request, ToolHost& host, Era era)
 {
     nlohmann::json tools = host.list_tools();
     if (!tools.is_array())
@@ -63,12 +99,15 @@ std::string handle_tools_list(const RpcRequest& request, ToolHost& host)
     std::string out;
     nd_core::JsonWriter writer(out);
     begin_rpc_result(writer, request.id_json);
-    writer.begin_object().key("tools").raw(dump_json(tools)).end_object();
+    writer.begin_object().key("tools").raw(dump_json(tools));
+    write_result_type(writer, era);
+    write_cache_hints(writer, era);
+    writer.end_object();
     end_rpc_result(writer, out);
     return out;
 }
 
-std::string handle_tools_call(const RpcRequest& request, ToolHost& host, const CallContext& context)
+std::string handle_tools_call(const RpcRequest& request, ToolHost& host, const CallContext& context, Era era)
 {
     auto name_it = request.params.find("name");
     if (name_it == request.params.end() || !name_it->is_string())
@@ -93,12 +132,12 @@ std::string handle_tools_call(const RpcRequest& request, ToolHost& host, const C
         + request.id_json.size() + 160);
     nd_core::JsonWriter writer(out);
     begin_rpc_result(writer, request.id_json);
-    write_call_tool_result(writer, output);
+    write_call_tool_result(writer, output, era);
     end_rpc_result(writer, out);
     return out;
 }
 
-void write_call_tool_result(nd_core::JsonWriter& writer, const ToolOutput& output)
+void write_call_tool_result(nd_core::JsonWriter& writer, const ToolOutput& output, Era era)
 {
     writer.begin_object();
     writer.key("content").begin_array();
@@ -115,6 +154,7 @@ void write_call_tool_result(nd_core::JsonWriter& writer, const ToolOutput& outpu
     if (!output.structured.empty())
         writer.key("structuredContent").raw(output.structured);
     writer.field("isError", output.is_error);
+    write_result_type(writer, era);
     writer.end_object();
 }
 

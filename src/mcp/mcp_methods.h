@@ -1,37 +1,37 @@
 #pragma once
 
-// The MCP methods the server implements beyond ping: initialize, tools/list and tools/call. Each
-// takes a parsed request and returns the complete response line (result or JSON-RPC error). They
-// reach the rest of the driver only through ToolHost.
+// The MCP methods the server implements beyond ping: initialize (legacy era), server/discover
+// (modern era), tools/list and tools/call (both). Each takes a parsed request and returns the
+// complete response line (result or JSON-RPC error). They reach the rest of the program only
+// through ToolHost. Results of the modern era carry resultType (and list results their cache
+// hints); otherwise the two eras answer the same.
 
 #include "mcp/json_rpc.h"
+#include "mcp/protocol_era.h"
 #include "mcp/tool_host.h"
 #include "mcp/tool_output.h"
 
-#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace nd_mcp {
 
-// Newest first; initialize answers the first when the client asks for one not listed.
-inline constexpr std::array<std::string_view, 3> MCP_PROTOCOL_VERSIONS = {"2025-11-25", "2025-06-18", "2025-03-26"};
-
 struct McpServerInfo {
     std::string name;
     std::string version;
-    std::string instructions; // omitted from the initialize result when empty
+    std::string instructions; // omitted from the initialize and discover results when empty
 };
 
-// The version the server answers for a requested one (any JSON value; not a string → newest).
-std::string_view negotiate_protocol_version(const nlohmann::json& requested);
-
-std::string handle_initialize(const RpcRequest&, const McpServerInfo&, ToolHost&);
-std::string handle_tools_list(const RpcRequest&, ToolHost&);
-std::string handle_tools_call(const RpcRequest&, ToolHost&, const CallContext&);
+std::string handle_initialize(const RpcRequest&, const McpServerInfo&);
+// initialize's clientInfo.name, when it is a string.
+std::optional<std::string> initialize_client_name(const RpcRequest&);
+std::string handle_discover(const RpcRequest&, const McpServerInfo&);
+std::string handle_tools_list(const RpcRequest&, ToolHost&, Era);
+std::string handle_tools_call(const RpcRequest&, ToolHost&, const CallContext&, Era);
 
 // Writes the CallToolResult object for output: content blocks, structuredContent (inserted as
-// is, not re-parsed) and isError.
-void write_call_tool_result(nd_core::JsonWriter&, const ToolOutput& output);
+// is, not re-parsed), isError, and for the modern era resultType.
+void write_call_tool_result(nd_core::JsonWriter&, const ToolOutput& output, Era era = Era::legacy);
 
 } // namespace nd_mcp

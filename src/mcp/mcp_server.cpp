@@ -2,6 +2,7 @@
 
 #include "mcp/fd_write.h"
 #include "mcp/line_reader.h"
+#include "mcp/progress.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -140,12 +141,29 @@ void McpServer::handle_line(std::string_view line)
         handle_notification(*request);
         return;
     }
-    // Answered here rather than by the worker so a liveness check never waits behind a tool call.
-    if (request->method == "ping") {
-        send(rpc_result_line(request->id_json, "{}"));
+    auto era = classify_era(*request);
+    if (auto* fault = std::get_if<EraFault>(&era)) {
+        send(rpc_error_line(request->id_json, fault->code, fault->message, fault->data_json));
         return;
     }
-    enqueue(std::move(*request));
+    auto& claim = std::get<EraClaim>(era);
+    if (answer_at_once(*request, claim))
+        return;
+    enqueue(std::move(*request), std::move(claim));
+}
+
+bool McpServer::answer_at_once(const RpcRequest& request, const EraClaim& claim)
+{
+    // A liveness check (legacy) and the modern era's discovery never wait behind a tool call.
+    if (claim.era == Era::legacy && request.method == "ping") {
+        send(rpc_result_line(request.id_json, "{}"));
+        return true;
+    }
+    if (claim.era == Era::modern && request.method == "server/discover") {
+        send(handle_discover(request, m_info));
+        return true;
+    }
+    return false;
 }
 
 void McpServer::handle_notification(const RpcRequest& notification)
@@ -176,10 +194,11 @@ void McpServer::cancel_request(const nlohmann::json& request_id)
         m_queue.erase(it);
 }
 
-void McpServer::enqueue(RpcRequest&& request)
+void McpServer::enqueue(RpcRequest&& request, EraClaim&& era)
 {
     auto pending = std::make_shared<Pending>();
     pending->request = std::move(request);
+    pending->era = std::move(era);
     {
         std::lock_guard lock(m_queue_mutex);
         m_queue.push_back(std::move(pending));
@@ -221,22 +240,53 @@ std::string McpServer::execute(Pending& pending)
     const RpcRequest& request = pending.request;
     CallContext context;
     context.cancelled = &pending.cancelled;
+    std::optional<ProgressNotifier> progress;
+    if (auto token = progress_token_json(request.params); !token.empty()) {
+        progress.emplace(std::move(token), [this](std::string_view line) { send(line); }, &pending.cancelled);
+        context.progress = &*progress;
+    }
     // ToolHost promises not to throw; this is the edge where a broken promise becomes a reply.
     try {
-        if (request.method == "tools/call")
-            return handle_tools_call(request, m_host, context);
-        if (request.method == "tools/list")
-            return handle_tools_list(request, m_host);
-        if (request.method == "initialize")
-            return handle_initialize(request, m_info, m_host);
-        return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND,
-            "Method not found: " + request.method.substr(0, 128));
+        return dispatch(pending, context);
     } catch (const std::exception& e) {
         log_line(m_options.log_prefix, "request " + request.method.substr(0, 128) + " failed: " + e.what());
     } catch (...) {
         log_line(m_options.log_prefix, "request " + request.method.substr(0, 128) + " failed");
     }
     return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error");
+}
+
+std::string McpServer::dispatch(Pending& pending, const CallContext& context)
+{
+    const RpcRequest& request = pending.request;
+    const Era era = pending.era.era;
+    // A modern request names its client on every call, a legacy client once in initialize.
+    set_client_name(pending.era.client_name);
+    if (request.method == "tools/call")
+        return handle_tools_call(request, m_host, context, era);
+    if (request.method == "tools/list")
+        return handle_tools_list(request, m_host, era);
+    if (era == Era::legacy && request.method == "initialize") {
+        set_client_name(initialize_client_name(request));
+        return handle_initialize(request, m_info);
+    }
+    std::string message = "Method not found: " + request.method.substr(0, 128);
+    if (era == Era::modern && (request.method == "initialize" || request.method == "ping"))
+        message += " (protocol revision " + pending.era.revision + " has no " + request.method.substr(0, 32)
+            + "; call server/discover, tools/list or tools/call with the _meta envelope)";
+    else if (era == Era::legacy && request.method == "server/discover")
+        message += " (server/discover is protocol revision 2026-07-28's: send it with the _meta envelope "
+                   "naming that revision, or open with initialize)";
+    return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND, message);
+}
+
+void McpServer::set_client_name(const std::optional<std::string>& name)
+{
+    // The host hears of a change only.
+    if (!name || *name == m_client_name)
+        return;
+    m_client_name = *name;
+    m_host.set_client_name(m_client_name);
 }
 
 bool McpServer::send(std::string_view line)

@@ -4,8 +4,12 @@
 // in production, pipes in tests). It knows JSON-RPC and MCP framing only and reaches the driver
 // through ToolHost; it does not own the host or the descriptors.
 //
+// Both eras of MCP are served (protocol_era.h), chosen per request: a request whose _meta claims a
+// modern revision is answered as 2026-07-28 (server/discover, resultType on results), any other as
+// 2025-11-25 (initialize, ping).
+//
 // Threads: run() reads on the calling thread and starts one worker. The reader parses every
-// line, answers ping and protocol faults at once, handles notifications/cancelled, and queues the
+// line, answers ping, server/discover and protocol faults at once, handles notifications/cancelled, and queues the
 // other requests; the worker runs queued requests one at a time, in arrival order. Writes to the
 // output are whole lines under one mutex, so a ping reply never lands inside a tool result.
 // Nothing but JSON-RPC is written to the output; diagnostics go to stderr.
@@ -13,6 +17,7 @@
 #include "core/version.h"
 #include "mcp/json_rpc.h"
 #include "mcp/mcp_methods.h"
+#include "mcp/protocol_era.h"
 #include "mcp/tool_host.h"
 
 #include <atomic>
@@ -54,15 +59,20 @@ public:
 private:
     struct Pending {
         RpcRequest request;
+        EraClaim era;
         std::atomic<bool> cancelled{false};
     };
 
     void handle_line(std::string_view line);
+    // Requests the reader answers itself, so they never wait behind a tool call: true when answered.
+    bool answer_at_once(const RpcRequest&, const EraClaim&);
     void handle_notification(const RpcRequest&);
     void cancel_request(const nlohmann::json& request_id);
-    void enqueue(RpcRequest&&);
+    void enqueue(RpcRequest&&, EraClaim&&);
+    void set_client_name(const std::optional<std::string>&);
     void worker_loop();
     std::string execute(Pending&);
+    std::string dispatch(Pending&, const CallContext&);
     // Writes one whole line; false (and the server winds down) once the output is closed.
     bool send(std::string_view line);
     void output_closed();
@@ -75,6 +85,7 @@ private:
     int m_output_fd;
     McpServerOptions m_options;
     McpServerInfo m_info;
+    std::string m_client_name; // the last one handed to the host (worker thread only)
     int m_wake_pipe[2] = {-1, -1};
 
     std::mutex m_write_mutex;

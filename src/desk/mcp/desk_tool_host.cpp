@@ -1,5 +1,6 @@
 #include "desk/mcp/desk_tool_host.h"
 
+#include "desk/mcp/call_pulse.h"
 #include "desk/mcp/cancel_wake.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
@@ -55,7 +56,10 @@ nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann
         return tool_error(client.error().message);
     // The MCP front has no agent of its own: its calls share the default session, as the CLI's do.
     wire::Request request{"", std::string(name), arguments};
-    auto result = client->call(request, std::nullopt, wake.fd());
+    auto result = [&] {
+        CallPulse pulse(context, expected_call_ms(name, arguments), std::string(name) + " running");
+        return client->call(request, std::nullopt, wake.fd());
+    }();
     switch (result.status) {
     case wire::Client::CallStatus::cancelled: return tool_error("cancelled");
     case wire::Client::CallStatus::failed:

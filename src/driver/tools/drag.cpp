@@ -30,6 +30,7 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
             auto a = TRY(click_point(e, from));
             auto b = TRY(click_point(e, to));
             nd_core::GuardedInput input(e.engine, *e.session);
+            forward_progress(input, e.call);
             r.path = "synthetic";
             r.took_cursor = true;
             return input.drag(a, b);

@@ -43,6 +43,7 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
             "virtual cursor at " + std::to_string(point.x) + "," + std::to_string(point.y) + " (pointer not moved)\n");
     }
     nd_core::GuardedInput input(env.engine, *env.session);
+    forward_progress(input, env.call);
     TRY_VOID(input.move_to(point, std::chrono::milliseconds(args.integer("duration_ms").value_or(0))));
     return json_output({{"ok", true}, {"path", "synthetic"}, {"took_cursor", true}, {"cursor", cursor}},
         "pointer at " + std::to_string(point.x) + "," + std::to_string(point.y) + "\n");

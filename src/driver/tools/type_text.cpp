@@ -59,6 +59,7 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
     }
     TRY_VOID(require_focus(env, ref.window()));
     nd_core::GuardedInput input(env.engine, *env.session);
+    forward_progress(input, env.call);
     r.path = "synthetic";
     // An element that has the keyboard focus already is typed into where its caret is. A click
     // would move the caret, and a click soon after the caller's own one is a double click to the
