@@ -2,6 +2,7 @@
 
 #include "mcp/fd_write.h"
 #include "mcp/line_reader.h"
+#include "mcp/mcp_routing.h"
 #include "mcp/progress.h"
 
 #include <algorithm>
@@ -23,11 +24,6 @@ namespace {
 void log_line(const std::string& prefix, const std::string& message)
 {
     std::fprintf(stderr, "%s: %s\n", prefix.c_str(), message.c_str());
-}
-
-bool is_blank(std::string_view line)
-{
-    return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
 } // namespace
@@ -127,53 +123,13 @@ void McpServer::request_stop()
 
 void McpServer::handle_line(std::string_view line)
 {
-    if (is_blank(line))
-        return;
-    RpcMessage message = parse_rpc_line(line);
-    if (auto* fault = std::get_if<RpcFault>(&message)) {
-        send(rpc_error_line(fault->id_json, fault->code, fault->message));
-        return;
+    LineAction action = route_line(line, m_info);
+    switch (action.kind) {
+    case LineAction::Kind::none: break;
+    case LineAction::Kind::reply: send(action.reply); break;
+    case LineAction::Kind::cancel: cancel_request(action.cancel_id); break;
+    case LineAction::Kind::enqueue: enqueue(std::move(action.request), std::move(action.era)); break;
     }
-    auto* request = std::get_if<RpcRequest>(&message);
-    if (!request)
-        return;
-    if (!request->has_id) {
-        handle_notification(*request);
-        return;
-    }
-    auto era = classify_era(*request);
-    if (auto* fault = std::get_if<EraFault>(&era)) {
-        send(rpc_error_line(request->id_json, fault->code, fault->message, fault->data_json));
-        return;
-    }
-    auto& claim = std::get<EraClaim>(era);
-    if (answer_at_once(*request, claim))
-        return;
-    enqueue(std::move(*request), std::move(claim));
-}
-
-bool McpServer::answer_at_once(const RpcRequest& request, const EraClaim& claim)
-{
-    // A liveness check (legacy) and the modern era's discovery never wait behind a tool call.
-    if (claim.era == Era::legacy && request.method == "ping") {
-        send(rpc_result_line(request.id_json, "{}"));
-        return true;
-    }
-    if (claim.era == Era::modern && request.method == "server/discover") {
-        send(handle_discover(request, m_info));
-        return true;
-    }
-    return false;
-}
-
-void McpServer::handle_notification(const RpcRequest& notification)
-{
-    if (notification.method == "notifications/cancelled") {
-        auto it = notification.params.find("requestId");
-        if (it != notification.params.end())
-            cancel_request(*it);
-    }
-    // notifications/initialized and every other notification need nothing from this server.
 }
 
 void McpServer::cancel_request(const nlohmann::json& request_id)
@@ -247,37 +203,15 @@ std::string McpServer::execute(Pending& pending)
     }
     // ToolHost promises not to throw; this is the edge where a broken promise becomes a reply.
     try {
-        return dispatch(pending, context);
+        // A modern request names its client on every call, a legacy client once in initialize.
+        set_client_name(request_client_name(request, pending.era));
+        return answer_request(request, pending.era, m_host, m_info, context);
     } catch (const std::exception& e) {
         log_line(m_options.log_prefix, "request " + request.method.substr(0, 128) + " failed: " + e.what());
     } catch (...) {
         log_line(m_options.log_prefix, "request " + request.method.substr(0, 128) + " failed");
     }
     return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error");
-}
-
-std::string McpServer::dispatch(Pending& pending, const CallContext& context)
-{
-    const RpcRequest& request = pending.request;
-    const Era era = pending.era.era;
-    // A modern request names its client on every call, a legacy client once in initialize.
-    set_client_name(pending.era.client_name);
-    if (request.method == "tools/call")
-        return handle_tools_call(request, m_host, context, era);
-    if (request.method == "tools/list")
-        return handle_tools_list(request, m_host, era);
-    if (era == Era::legacy && request.method == "initialize") {
-        set_client_name(initialize_client_name(request));
-        return handle_initialize(request, m_info);
-    }
-    std::string message = "Method not found: " + request.method.substr(0, 128);
-    if (era == Era::modern && (request.method == "initialize" || request.method == "ping"))
-        message += " (protocol revision " + pending.era.revision + " has no " + request.method.substr(0, 32)
-            + "; call server/discover, tools/list or tools/call with the _meta envelope)";
-    else if (era == Era::legacy && request.method == "server/discover")
-        message += " (server/discover is protocol revision 2026-07-28's: send it with the _meta envelope "
-                   "naming that revision, or open with initialize)";
-    return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND, message);
 }
 
 void McpServer::set_client_name(const std::optional<std::string>& name)

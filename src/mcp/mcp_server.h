@@ -64,15 +64,11 @@ private:
     };
 
     void handle_line(std::string_view line);
-    // Requests the reader answers itself, so they never wait behind a tool call: true when answered.
-    bool answer_at_once(const RpcRequest&, const EraClaim&);
-    void handle_notification(const RpcRequest&);
     void cancel_request(const nlohmann::json& request_id);
     void enqueue(RpcRequest&&, EraClaim&&);
     void set_client_name(const std::optional<std::string>&);
     void worker_loop();
     std::string execute(Pending&);
-    std::string dispatch(Pending&, const CallContext&);
     // Writes one whole line; false (and the server winds down) once the output is closed.
     bool send(std::string_view line);
     void output_closed();

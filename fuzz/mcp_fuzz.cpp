@@ -1,0 +1,104 @@
+// libFuzzer target for the MCP server's reading side (docs/mcp.md): each input is one received
+// line, routed exactly as the server's reader routes it (mcp_routing.h), and a request the reader
+// queues is answered exactly as the worker answers it, against a host whose tools echo their
+// arguments and report progress. Both eras: the seed corpus holds 2025-11-25 and 2026-07-28
+// requests. Nothing may crash, hang or read out of bounds, and everything the server would write
+// must be one JSON-RPC line: a response with the request's id and exactly one of result or error
+// (an error with an integer code and a message), or a progress notification.
+//
+//   scripts/fuzz-mcp [SECONDS]   builds this with clang and runs it
+
+#include "mcp/mcp_routing.h"
+#include "mcp/progress.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+class EchoHost final : public nd_mcp::ToolHost {
+public:
+    nlohmann::json list_tools() override
+    {
+        return nlohmann::json::array({{{"name", "echo"}, {"inputSchema", {{"type", "object"}}}}});
+    }
+    bool has_tool(std::string_view name) override { return name == "echo" || name == "fail"; }
+    nd_mcp::ToolOutput call_tool(std::string_view name, const nlohmann::json& arguments,
+        const nd_mcp::CallContext& context) override
+    {
+        context.report_progress(1, 2, "half");
+        context.report_progress(2, 2, "done");
+        nd_mcp::ToolOutput out;
+        out.is_error = name == "fail";
+        out.structured = R"({"args":)" + nd_mcp::dump_json(arguments) + "}";
+        out.text = "echoed";
+        return out;
+    }
+};
+
+void require(bool ok)
+{
+    if (!ok)
+        std::abort();
+}
+
+// A line the server would write: one JSON object, newline-terminated, no newline inside.
+nlohmann::json written(const std::string& line)
+{
+    require(!line.empty() && line.back() == '\n');
+    require(line.find('\n') == line.size() - 1);
+    auto message = nlohmann::json::parse(line, nullptr, false);
+    require(message.is_object() && message.value("jsonrpc", "") == "2.0");
+    return message;
+}
+
+void check_response(const std::string& line, const nlohmann::json* id)
+{
+    auto message = written(line);
+    require(message.contains("id"));
+    if (id)
+        require(message["id"] == *id);
+    require(message.contains("result") != message.contains("error"));
+    if (message.contains("error")) {
+        const auto& error = message["error"];
+        require(error.is_object() && error.contains("code") && error["code"].is_number_integer());
+        require(error.contains("message") && error["message"].is_string());
+    } else {
+        require(message["result"].is_object());
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string_view line(reinterpret_cast<const char*>(data), size);
+    const nd_mcp::McpServerInfo info{"fuzz", "0.0.0", "instructions"};
+    auto action = nd_mcp::route_line(line, info);
+    switch (action.kind) {
+    case nd_mcp::LineAction::Kind::none: break;
+    case nd_mcp::LineAction::Kind::reply: check_response(action.reply, nullptr); break;
+    case nd_mcp::LineAction::Kind::cancel: require(action.cancel_id.is_string() || action.cancel_id.is_number_integer()); break;
+    case nd_mcp::LineAction::Kind::enqueue: {
+        require(action.request.has_id);
+        EchoHost host;
+        std::atomic<bool> cancelled{false};
+        nd_mcp::CallContext context;
+        context.cancelled = &cancelled;
+        std::optional<nd_mcp::ProgressNotifier> progress;
+        if (auto token = nd_mcp::progress_token_json(action.request.params); !token.empty()) {
+            progress.emplace(std::move(token), [](std::string_view note) {
+                auto message = written(std::string(note));
+                require(message.value("method", "") == "notifications/progress" && !message.contains("id"));
+            }, &cancelled);
+            context.progress = &*progress;
+        }
+        (void)nd_mcp::request_client_name(action.request, action.era);
+        check_response(nd_mcp::answer_request(action.request, action.era, host, info, context), &action.request.id);
+        break;
+    }
+    }
+    return 0;
+}
