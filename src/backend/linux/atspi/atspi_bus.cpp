@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace nd_linux {
 
@@ -32,26 +33,36 @@ nd_core::Result<std::string> address_from_session_bus(std::chrono::milliseconds 
         return make_error(ErrorCode::backend_unavailable,
                           "no session bus to ask for the AT-SPI bus address: " + errno_text(r));
     BusPtr session(raw);
-    sd_bus_message* call = nullptr;
-    r = sd_bus_message_new_method_call(session.get(), &call, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
-                                       "GetAddress");
-    if (r < 0)
-        return make_error(ErrorCode::backend_unavailable, "cannot build org.a11y.Bus.GetAddress: " + errno_text(r));
-    MessagePtr request(call);
-    sd_bus_error error = SD_BUS_ERROR_NULL;
-    sd_bus_message* reply = nullptr;
-    r = sd_bus_call(session.get(), request.get(), static_cast<std::uint64_t>(timeout.count()) * 1000, &error, &reply);
-    if (r < 0) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        sd_bus_message* call = nullptr;
+        r = sd_bus_message_new_method_call(session.get(), &call, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+                                           "GetAddress");
+        if (r < 0)
+            return make_error(ErrorCode::backend_unavailable, "cannot build org.a11y.Bus.GetAddress: " + errno_text(r));
+        MessagePtr request(call);
+        const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - std::chrono::steady_clock::now());
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus_message* reply = nullptr;
+        r = sd_bus_call(session.get(), request.get(), static_cast<std::uint64_t>(std::max<std::int64_t>(left.count(), 1000)),
+                        &error, &reply);
+        if (r >= 0) {
+            MessagePtr answer(reply);
+            const char* address = nullptr;
+            r = sd_bus_message_read(answer.get(), "s", &address);
+            if (r < 0 || address == nullptr || *address == '\0')
+                return make_error(ErrorCode::backend_unavailable, "org.a11y.Bus.GetAddress returned no address");
+            return std::string(address);
+        }
         std::string why = error.name ? error.name : errno_text(r);
+        // A NoReply long before the timeout: the launcher that owned the name died under the call
+        // (a bus that was just lost); the session bus starts a new one for the next call.
+        const bool owner_died = error.name && std::string_view(error.name) == "org.freedesktop.DBus.Error.NoReply";
         sd_bus_error_free(&error);
-        return make_error(ErrorCode::backend_unavailable, "the session bus does not name an AT-SPI bus (" + why + ")");
+        if (!owner_died || std::chrono::steady_clock::now() + std::chrono::milliseconds(50) >= deadline)
+            return make_error(ErrorCode::backend_unavailable, "the session bus does not name an AT-SPI bus (" + why + ")");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    MessagePtr answer(reply);
-    const char* address = nullptr;
-    r = sd_bus_message_read(answer.get(), "s", &address);
-    if (r < 0 || address == nullptr || *address == '\0')
-        return make_error(ErrorCode::backend_unavailable, "org.a11y.Bus.GetAddress returned no address");
-    return std::string(address);
 }
 
 AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std::move(address))
