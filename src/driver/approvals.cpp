@@ -33,9 +33,9 @@ std::optional<nlohmann::json> approval_description(const ToolDef& def, const Arg
             return std::nullopt;
         observe = {{"tree", tree}, {"screenshot", screenshot}};
     }
-    if (!always_needs_approval(def.name) && !approve_reads)
+    if (!always_needs_approval(def.decl.name) && !approve_reads)
         return std::nullopt;
-    nlohmann::json d = {{"tool", def.name}};
+    nlohmann::json d = {{"tool", def.decl.name}};
     for (auto name : TARGET_ARGS)
         if (args.has(name))
             d[std::string(name)] = args.values()[std::string(name)];

@@ -11,13 +11,13 @@ namespace arg {
 ArgSpec pid()
 {
     return {.name = "pid", .type = ArgType::integer, .description = "Process id (its topmost window).",
-        .strict = true, .min = 1, .max = 4194304, .guard_bounds = true};
+        .min = 1, .max = 4194304, .strict = true, .guard_bounds = true};
 }
 
 ArgSpec window_id()
 {
     return {.name = "window_id", .type = ArgType::integer, .description = "Window id from list_windows.",
-        .strict = true, .min = 1, .guard_bounds = true};
+        .min = 1, .strict = true, .guard_bounds = true};
 }
 
 ArgSpec app()
@@ -31,7 +31,7 @@ std::vector<ArgSpec> window_target() { return {pid(), window_id(), app()}; }
 
 ArgSpec element_token(std::string_view description)
 {
-    return {.name = "element_token", .type = ArgType::string, .description = description, .required = true,
+    return {.name = "element_token", .type = ArgType::string, .description = std::string(description), .required = true,
         .strict = true, .max_length = 64, .guard_bounds = true};
 }
 
@@ -46,7 +46,7 @@ ArgSpec delivery_mode()
 {
     return {.name = "delivery_mode", .type = ArgType::string,
         .description = "background (default) or foreground (real input; takeover sessions only).",
-        .strict = true, .enum_values = {"background", "foreground"}};
+        .enum_values = {"background", "foreground"}, .strict = true};
 }
 
 } // namespace arg

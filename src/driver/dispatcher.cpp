@@ -1,6 +1,5 @@
 #include "driver/dispatcher.h"
 
-#include "driver/arg_schema.h"
 #include "driver/common.h"
 #include "driver/tool_registry.h"
 
@@ -18,27 +17,8 @@ Dispatcher::Dispatcher(nd_core::Engine& engine)
 nlohmann::json Dispatcher::list_tools()
 {
     nlohmann::json tools = nlohmann::json::array();
-    for (const auto& def : all_tools()) {
-        // Every definition is paid for in the model's context on every turn: hints that hold
-        // their protocol default (idempotentHint false; openWorldHint true for acts, which may
-        // reach the web through a browser), destructiveHint where it means nothing (a tool that
-        // only reads) and the title twice are left out.
-        const bool read_only = def.cls == ToolClass::read || def.cls == ToolClass::info;
-        nlohmann::json annotations{{"readOnlyHint", read_only}};
-        if (read_only)
-            annotations["openWorldHint"] = false;
-        else
-            annotations["destructiveHint"] = def.destructive;
-        if (def.cls == ToolClass::read)
-            annotations["idempotentHint"] = true;
-        tools.push_back({
-            {"name", def.name},
-            {"title", def.title},
-            {"description", def.description},
-            {"inputSchema", input_schema(def)},
-            {"annotations", std::move(annotations)},
-        });
-    }
+    for (const auto& def : all_tools())
+        tools.push_back(nd_mcp::list_entry(def.decl));
     return tools;
 }
 
@@ -58,7 +38,7 @@ void Dispatcher::connection_closed()
 
 nd_core::Result<ToolOutput> Dispatcher::run(const ToolDef& def, const nlohmann::json& arguments, const CallContext& call)
 {
-    auto args = TRY(validate_args(def, arguments));
+    Args args(TRY(nd_mcp::check_arguments(def.decl, arguments)));
     ToolEnv env{m_engine, nullptr, call};
     if (def.needs_session) {
         env.session = TRY(m_engine.live_session());
@@ -76,12 +56,12 @@ nd_core::Result<ToolOutput> Dispatcher::run(const ToolDef& def, const nlohmann::
 nd_core::Result<void> Dispatcher::approve(const ToolDef& def, const Args& args, const nd_core::Session* session)
 {
     // A clipboard_read the session was not allowed is refused by the tool; the host is not asked.
-    if (always_needs_approval(def.name) && session && !session->clipboard_read)
+    if (always_needs_approval(def.decl.name) && session && !session->clipboard_read)
         return nd_core::Ok{};
     if (!m_approvals) {
-        if (always_needs_approval(def.name))
+        if (always_needs_approval(def.decl.name))
             return nd_core::make_error(ErrorCode::approval_denied,
-                std::string(def.name) + " needs the host's approval per call on the control pipe (--control-fd)");
+                def.decl.name + " needs the host's approval per call on the control pipe (--control-fd)");
         return nd_core::Ok{};
     }
     auto description = approval_description(def, args, m_approvals->approve_reads());
@@ -89,13 +69,13 @@ nd_core::Result<void> Dispatcher::approve(const ToolDef& def, const Args& args, 
         return nd_core::Ok{};
     const std::string session_id = session ? session->id : std::string();
     const auto outcome = m_approvals->ask({.session = session_id,
-        .tool = def.name,
+        .tool = def.decl.name,
         .description = std::move(*description),
         .stopped = [this, session_id] { return m_engine.interrupted(session_id).has_value(); }});
     static constexpr nd_core::AuditName REASONS[] = {"approved", "denied", "timed_out", "stopped", "no_host"};
     m_engine.audit().record({.event = "approval",
         .session = session_id,
-        .tool = def.name,
+        .tool = def.decl.name,
         .outcome = outcome == ApprovalOutcome::approved ? nd_core::AuditOutcome::ok()
                                                         : nd_core::AuditOutcome::failed(ErrorCode::approval_denied),
         .reason = REASONS[static_cast<std::size_t>(outcome)]});
@@ -127,7 +107,7 @@ ToolOutput Dispatcher::call_tool(std::string_view name, const nlohmann::json& ar
     const auto* session = m_engine.session();
     m_engine.audit().record({.event = "tool_call",
         .session = session ? session->id : std::string(),
-        .tool = def->name,
+        .tool = def->decl.name,
         .outcome = result.ok() ? nd_core::AuditOutcome::ok() : nd_core::AuditOutcome::failed(result.error().code)});
     if (!result.ok())
         return error_output(result.error());

@@ -3,8 +3,8 @@
 #include "core/act_actions.h"
 #include "core/errors.h"
 #include "core/version.h"
-#include "driver/arg_schema.h"
 #include "driver/tool_registry.h"
+#include "mcp/tool_docs.h"
 
 namespace nd_driver {
 
@@ -21,13 +21,7 @@ std::string_view class_name(ToolClass c)
     return "read";
 }
 
-std::string cell(std::string_view text)
-{
-    std::string out;
-    for (char c : text)
-        out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-    return out;
-}
+using nd_mcp::markdown_cell;
 
 } // namespace
 
@@ -41,7 +35,7 @@ std::string errors_markdown()
                       "| code | retry | suggestion |\n|---|---|---|\n";
     for (const auto& row : nd_core::error_table())
         out += "| `" + std::string(row.name) + "` | " + std::string(nd_core::retry_name(row.retry)) + " | "
-            + cell(row.suggestion) + " |\n";
+            + markdown_cell(row.suggestion) + " |\n";
     return out;
 }
 
@@ -55,31 +49,12 @@ std::string tools_markdown()
           "| tool | class | arguments |\n|---|---|---|\n";
     for (const auto& def : all_tools()) {
         std::string args;
-        for (const auto& a : def.args)
-            args += (args.empty() ? "" : ", ") + std::string(a.name) + (a.required ? "" : "?");
-        out += "| `" + std::string(def.name) + "` | " + std::string(class_name(def.cls)) + " | " + cell(args) + " |\n";
+        for (const auto& a : def.decl.args)
+            args += (args.empty() ? "" : ", ") + a.name + (a.required ? "" : "?");
+        out += "| `" + def.decl.name + "` | " + std::string(class_name(def.cls)) + " | " + markdown_cell(args) + " |\n";
     }
-    for (const auto& def : all_tools()) {
-        out += "\n## " + std::string(def.name) + "\n\n" + std::string(def.description) + "\n\n";
-        if (def.args.empty()) {
-            out += "No arguments.\n";
-            continue;
-        }
-        out += "| argument | type | required | description |\n|---|---|---|---|\n";
-        auto schema = input_schema(def);
-        for (const auto& a : def.args) {
-            const auto& p = schema["properties"][std::string(a.name)];
-            std::string type = p["type"].get<std::string>();
-            if (p.contains("enum")) {
-                std::string values;
-                for (const auto& v : p["enum"])
-                    values += (values.empty() ? "" : " \\| ") + v.get<std::string>();
-                type += " (" + values + ")";
-            }
-            out += "| `" + std::string(a.name) + "` | " + type + " | " + (a.required ? "yes" : "no") + " | "
-                + cell(a.description) + " |\n";
-        }
-    }
+    for (const auto& def : all_tools())
+        out += nd_mcp::tool_section_markdown(def.decl, def.decl.name);
     return out;
 }
 
@@ -106,7 +81,7 @@ std::string act_actions_markdown()
             otherwise = "the element's first (default) action, unless that one is no click (below)";
         else if (row.click_repeat > 0)
             otherwise = "the click's choice, " + std::to_string(row.click_repeat) + " times";
-        out += "| `" + std::string(row.name) + "` | " + cell(row.used_by) + " | " + names + " | " + otherwise + " |\n";
+        out += "| `" + std::string(row.name) + "` | " + markdown_cell(row.used_by) + " | " + names + " | " + otherwise + " |\n";
     }
     out += "\nNever a click, even as the first action: ";
     std::string never;

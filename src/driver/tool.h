@@ -1,11 +1,13 @@
 #pragma once
 
-// A tool is a declaration: name, title, description, arguments, output schema, class and a handler
-// (STYLE.md habit 8). Arguments are declared once as ArgSpecs; the input schema is generated from
-// them and the dispatch wrapper validates calls against them, so the two cannot drift.
+// A contract tool is a declaration (STYLE.md habit 8): the MCP layer's ToolDecl (name, title,
+// description, arguments, hints, output schema; mcp/tool_decl.h), from which the input schema, the
+// argument check, the tools/list entry and the docs all come, and what is the driver's own: the
+// tool's class, whether it needs a session, and its handler.
 
 #include "core/engine.h"
 #include "core/result.h"
+#include "mcp/tool_decl.h"
 #include "mcp/tool_output.h"
 
 #include <nlohmann/json.hpp>
@@ -18,33 +20,16 @@
 
 namespace nd_driver {
 
-// The MCP layer's types a tool produces and receives (mcp/tool_output.h).
+// The MCP layer's types a tool is declared with, produces and receives.
+using nd_mcp::ArgSpec;
+using nd_mcp::ArgType;
 using nd_mcp::CallContext;
 using nd_mcp::ImageBlock;
+using nd_mcp::ToolDecl;
 using nd_mcp::ToolOutput;
 
-enum class ArgType : std::uint8_t { string, integer, boolean, string_array, object };
-
-struct ArgSpec {
-    std::string_view name;
-    ArgType type = ArgType::string;
-    std::string_view description;
-    bool required = false;
-    // Wrong-typed optional arguments are treated as absent (contract §1) unless strict: required
-    // arguments, targets, tokens and text are always strict and refused with invalid_arguments.
-    bool strict = false;
-    std::vector<std::string_view> enum_values = {};
-    std::int64_t min = INT64_MIN;
-    std::int64_t max = INT64_MAX;
-    std::size_t max_length = 0; // strings (bytes) and arrays (items); 0 = the global cap
-    // The bounds above only guard against abuse (a pid's, a token's length): validated, but not
-    // advertised in the input schema, whose every token the model pays for on every turn.
-    bool guard_bounds = false;
-    // For object arguments: the properties it may hold (booleans only, e.g. observe).
-    std::vector<std::string_view> bool_properties = {};
-};
-
-// The validated arguments of one call. Only declared arguments of the right type are visible.
+// The checked arguments of one call (nd_mcp::check_arguments). Only declared arguments of the
+// right type are visible.
 class Args {
 public:
     explicit Args(nlohmann::json values) : m_values(std::move(values)) {}
@@ -76,14 +61,11 @@ struct ToolEnv {
 using ToolHandler = std::function<nd_core::Result<ToolOutput>(ToolEnv&, const Args&)>;
 
 struct ToolDef {
-    std::string_view name;
-    std::string_view title;
-    std::string_view description;
+    // An act declares annotations.destructive when it is; the registry sets the other hints from
+    // cls, and the contract's argument policy (tool_registry.h).
+    ToolDecl decl;
     ToolClass cls = ToolClass::read;
-    bool destructive = false;
     bool needs_session = true;
-    std::vector<ArgSpec> args;
-    std::function<nlohmann::json()> output_schema;
     ToolHandler handler;
 };
 

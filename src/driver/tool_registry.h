@@ -1,7 +1,8 @@
 #pragma once
 
 // The one registry of contract tools. Adding a tool costs one file in src/driver/tools/, one line
-// in tools/registry.cpp and one test.
+// in tools/registry.cpp and one test. The registry makes each declaration a contract tool: the
+// contract's argument policy (nd_mcp::ArgPolicy::drop) and the hints its class implies.
 
 #include "driver/tool.h"
 

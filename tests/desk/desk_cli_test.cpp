@@ -98,7 +98,7 @@ std::string error_of(const std::vector<std::string>& argv)
 }
 
 // A value the CLI would accept for `arg`, as typed on the command line, and the JSON it stands for.
-std::pair<std::string, json> sample_value(const nd_desk::VerbArg& arg)
+std::pair<std::string, json> sample_value(const nd_desk::ArgSpec& arg)
 {
     using nd_desk::ArgType;
     switch (arg.type) {
@@ -164,9 +164,10 @@ TEST(DeskCliParse, FlagsAreTypedByTheVerbsDeclarations)
 {
     std::size_t checked = 0;
     for (const auto& verb : nd_desk::desk_verbs()) {
-        std::vector<std::string> argv{verb.name};
+        const std::string name(verb.verb());
+        std::vector<std::string> argv{name};
         json expected = json::object();
-        for (const auto& arg : verb.args) {
+        for (const auto& arg : verb.decl.args) {
             auto [text, value] = sample_value(arg);
             argv.push_back("--" + arg.name);
             argv.push_back(text);
@@ -176,17 +177,17 @@ TEST(DeskCliParse, FlagsAreTypedByTheVerbsDeclarations)
         if (!flags.ok()) {
             // A verb may refuse the sample combination (mutually exclusive arguments); its own
             // message must then say why, never that the flag syntax failed.
-            EXPECT_EQ(flags.error().message.find("takes no --"), std::string::npos) << verb.name << ": " << flags.error().message;
+            EXPECT_EQ(flags.error().message.find("takes no --"), std::string::npos) << name << ": " << flags.error().message;
             continue;
         }
-        EXPECT_EQ(flags->args, expected) << verb.name;
-        auto json_form = nd_desk::parse_desk_cli({verb.name, expected.dump()});
-        ASSERT_TRUE(json_form.ok()) << verb.name;
-        EXPECT_EQ(json_form->args, flags->args) << verb.name;
-        checked += verb.args.size();
-        for (const auto& arg : verb.args) {
+        EXPECT_EQ(flags->args, expected) << name;
+        auto json_form = nd_desk::parse_desk_cli({name, expected.dump()});
+        ASSERT_TRUE(json_form.ok()) << name;
+        EXPECT_EQ(json_form->args, flags->args) << name;
+        checked += verb.decl.args.size();
+        for (const auto& arg : verb.decl.args) {
             if (arg.type == nd_desk::ArgType::integer) {
-                EXPECT_NE(error_of({verb.name, "--" + arg.name, "x1"}).find("takes an integer"), std::string::npos);
+                EXPECT_NE(error_of({name, "--" + arg.name, "x1"}).find("takes an integer"), std::string::npos);
             }
         }
     }

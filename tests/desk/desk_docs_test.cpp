@@ -24,15 +24,18 @@ TEST(DeskDocs, EveryVerbIsDeclaredWhole)
     std::set<std::string> names;
     const std::regex name_rule("^[a-z][a-z0-9_]*$");
     for (const auto& v : nd_desk::desk_verbs()) {
-        EXPECT_TRUE(std::regex_match(v.name, name_rule)) << v.name;
-        EXPECT_TRUE(names.insert(v.name).second) << "twice: " << v.name;
-        EXPECT_FALSE(v.description.empty()) << v.name;
-        EXPECT_TRUE(static_cast<bool>(v.handler)) << v.name;
-        auto schema = nd_desk::input_schema(v);
-        EXPECT_EQ(schema["type"], "object") << v.name;
-        for (const auto& a : v.args)
-            EXPECT_FALSE(a.description.empty()) << v.name << "." << a.name;
-        EXPECT_EQ(nd_desk::find_verb("desk_" + v.name), &v);
+        const std::string name(v.verb());
+        EXPECT_EQ(v.decl.name, "desk_" + name);
+        EXPECT_TRUE(std::regex_match(name, name_rule)) << name;
+        EXPECT_TRUE(names.insert(name).second) << "twice: " << name;
+        EXPECT_FALSE(v.decl.description.empty()) << name;
+        EXPECT_TRUE(static_cast<bool>(v.handler)) << name;
+        EXPECT_EQ(v.decl.policy, nd_mcp::ArgPolicy::refuse) << name;
+        auto schema = nd_mcp::input_schema(v.decl);
+        EXPECT_EQ(schema["type"], "object") << name;
+        for (const auto& a : v.decl.args)
+            EXPECT_FALSE(a.description.empty()) << name << "." << a.name;
+        EXPECT_EQ(nd_desk::find_verb(v.decl.name), &v);
     }
     EXPECT_EQ(nd_desk::find_verb("screen"), nullptr) << "wire names carry the desk_ prefix";
     EXPECT_EQ(nd_desk::find_verb("desk_nonesuch"), nullptr);

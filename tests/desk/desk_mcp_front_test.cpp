@@ -195,7 +195,7 @@ TEST(DeskMcpFront, ListsOneToolPerVerbWithObjectSchemas)
         EXPECT_EQ(tool["inputSchema"]["type"], "object") << name;
         EXPECT_TRUE(tool["inputSchema"]["properties"].is_object()) << name;
         EXPECT_FALSE(tool["description"].get<std::string>().empty()) << name;
-        EXPECT_EQ(tool["inputSchema"], nd_desk::input_schema(*nd_desk::find_verb(name))) << name;
+        EXPECT_EQ(tool, nd_mcp::list_entry(nd_desk::find_verb(name)->decl)) << name;
         has_screen = has_screen || name == "desk_screen";
     }
     EXPECT_TRUE(has_screen);

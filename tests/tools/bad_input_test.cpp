@@ -2,7 +2,6 @@
 // arguments, oversized strings and garbage tokens each give the contract's answer, never a crash.
 
 #include "core/schemas.h"
-#include "driver/arg_schema.h"
 #include "driver/tool_registry.h"
 #include "schema_validate.h"
 #include "tool_harness.h"
@@ -17,7 +16,8 @@ json wrong_value(ArgType t)
 {
     switch (t) {
     case ArgType::string: return 12345;
-    case ArgType::integer: return "12";
+    case ArgType::integer:
+    case ArgType::number: return "12";
     case ArgType::boolean: return "true";
     case ArgType::string_array: return json::array({1, 2});
     case ArgType::object: return json::array({true});
@@ -29,7 +29,8 @@ json good_value(const nd_driver::ArgSpec& a)
 {
     switch (a.type) {
     case ArgType::string: return a.enum_values.empty() ? json("x") : json(std::string(a.enum_values.front()));
-    case ArgType::integer: return a.min > 1 ? a.min : 1;
+    case ArgType::integer:
+    case ArgType::number: return a.min && *a.min > 1 ? static_cast<std::int64_t>(*a.min) : 1;
     case ArgType::boolean: return false;
     case ArgType::string_array: return json::array({"Settings"});
     case ArgType::object: return json::object();
@@ -41,7 +42,7 @@ json good_value(const nd_driver::ArgSpec& a)
 json minimal_args(const nd_driver::ToolDef& def)
 {
     json args = json::object();
-    for (const auto& a : def.args)
+    for (const auto& a : def.decl.args)
         if (a.required)
             args[std::string(a.name)] = good_value(a);
     return args;
@@ -59,13 +60,13 @@ TEST(BadInput, WrongTypes)
     ToolHarness h;
     h.start({{"input", "takeover"}});
     for (const auto& def : nd_driver::all_tools()) {
-        if (def.name == "start_session" || def.name == "end_session")
+        if (def.decl.name == "start_session" || def.decl.name == "end_session")
             continue; // would change the session under the other calls; covered below
-        for (const auto& a : def.args) {
-            SCOPED_TRACE(std::string(def.name) + "." + std::string(a.name));
+        for (const auto& a : def.decl.args) {
+            SCOPED_TRACE(std::string(def.decl.name) + "." + std::string(a.name));
             auto args = minimal_args(def);
             args[std::string(a.name)] = wrong_value(a.type);
-            auto r = h.call(def.name, args);
+            auto r = h.call(def.decl.name, args);
             expect_envelope(r);
             const bool refused = r.is_error && r.code() == "invalid_arguments"
                 && r.structured["error"]["message"].get<std::string>().rfind(std::string(a.name), 0) == 0;
@@ -95,13 +96,13 @@ TEST(BadInput, MissingRequired)
     ToolHarness h;
     h.start({{"input", "takeover"}});
     for (const auto& def : nd_driver::all_tools()) {
-        for (const auto& a : def.args) {
+        for (const auto& a : def.decl.args) {
             if (!a.required)
                 continue;
-            SCOPED_TRACE(std::string(def.name) + "." + std::string(a.name));
+            SCOPED_TRACE(std::string(def.decl.name) + "." + std::string(a.name));
             auto args = minimal_args(def);
             args.erase(std::string(a.name));
-            auto r = h.call(def.name, args);
+            auto r = h.call(def.decl.name, args);
             EXPECT_EQ(r.code(), "invalid_arguments") << r.text;
             EXPECT_NE(r.text.find(std::string(a.name)), std::string::npos) << r.text;
         }
@@ -125,16 +126,16 @@ TEST(BadInput, OversizedStrings)
     ToolHarness h;
     h.start({{"input", "takeover"}});
     for (const auto& def : nd_driver::all_tools()) {
-        if (def.name == "start_session")
+        if (def.decl.name == "start_session")
             continue;
-        for (const auto& a : def.args) {
+        for (const auto& a : def.decl.args) {
             if (a.type != ArgType::string || !a.enum_values.empty())
                 continue;
-            SCOPED_TRACE(std::string(def.name) + "." + std::string(a.name));
+            SCOPED_TRACE(std::string(def.decl.name) + "." + std::string(a.name));
             auto args = minimal_args(def);
-            const std::size_t cap = a.max_length ? a.max_length : nd_driver::DEFAULT_MAX_STRING_BYTES;
+            const std::size_t cap = a.max_length ? a.max_length : nd_mcp::DEFAULT_MAX_STRING_BYTES;
             args[std::string(a.name)] = std::string(cap + 1, 'a');
-            auto r = h.call(def.name, args);
+            auto r = h.call(def.decl.name, args);
             EXPECT_EQ(r.code(), "invalid_arguments") << r.text.substr(0, 300);
         }
     }

@@ -3,7 +3,6 @@
 
 #include "core/errors.h"
 #include "core/schemas.h"
-#include "driver/arg_schema.h"
 #include "driver/tool_registry.h"
 #include "tool_harness.h"
 #include "schema_validate.h"
@@ -133,7 +132,7 @@ TEST(Contract, EveryToolCalledAndEveryOutputValid)
 {
     auto table = scenarios();
     for (const auto& def : nd_driver::all_tools())
-        ASSERT_TRUE(table.count(std::string(def.name))) << "no scenario for " << def.name;
+        ASSERT_TRUE(table.count(std::string(def.decl.name))) << "no scenario for " << def.decl.name;
     for (auto& [name, scenario] : table) {
         SCOPED_TRACE(name);
         ToolHarness h;

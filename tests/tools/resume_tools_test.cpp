@@ -173,11 +173,11 @@ TEST(ResumeTools, NothingTheModelSendsResumes)
     pause_by_person(h);
     // Every tool, with and without arguments: none resumes.
     for (const auto& def : nd_driver::all_tools()) {
-        if (def.name == "end_session")
+        if (def.decl.name == "end_session")
             continue;
-        h.call(def.name, json::object());
-        h.call(def.name, {{"resume", true}, {"takeover.resume", true}});
-        ASSERT_TRUE(paused(h)) << def.name;
+        h.call(def.decl.name, json::object());
+        h.call(def.decl.name, {{"resume", true}, {"takeover.resume", true}});
+        ASSERT_TRUE(paused(h)) << def.decl.name;
     }
     h.start({{"input", "takeover"}});
     EXPECT_TRUE(paused(h));

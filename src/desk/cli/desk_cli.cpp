@@ -18,7 +18,7 @@ using nd_core::make_error;
 
 namespace {
 
-nd_core::Result<nlohmann::json> typed_value(const VerbArg& arg, const std::string& text)
+nd_core::Result<nlohmann::json> typed_value(const ArgSpec& arg, const std::string& text)
 {
     switch (arg.type) {
     case ArgType::string: return nlohmann::json(text);
@@ -69,8 +69,8 @@ nd_core::Result<nlohmann::json> typed_value(const VerbArg& arg, const std::strin
 
 std::string usage_of(const VerbDef& verb)
 {
-    std::string out = "usage: shuttle desk " + verb.name;
-    for (const auto& a : verb.args)
+    std::string out = "usage: shuttle desk " + std::string(verb.verb());
+    for (const auto& a : verb.decl.args)
         out += a.required ? " --" + a.name + " VALUE" : " [--" + a.name + " VALUE]";
     return out + "   (or one JSON object of the same arguments)";
 }
@@ -140,7 +140,7 @@ nd_core::Result<CliArgs> parse_desk_cli(const std::vector<std::string>& argv)
     if (!verb) {
         std::string names;
         for (const auto& v : desk_verbs())
-            names += (names.empty() ? "" : ", ") + v.name;
+            names += (names.empty() ? "" : ", ") + std::string(v.verb());
         return make_error(ErrorCode::invalid_arguments, "unknown verb " + out.verb + "; the desk has: " + names);
     }
     std::size_t i = 1;
@@ -167,12 +167,13 @@ nd_core::Result<CliArgs> parse_desk_cli(const std::vector<std::string>& argv)
             out.out_path = inline_value ? *inline_value : argv[++i];
             continue;
         }
-        const VerbArg* arg = nullptr;
-        for (const auto& a : verb->args)
+        const ArgSpec* arg = nullptr;
+        for (const auto& a : verb->decl.args)
             if (a.name == name)
                 arg = &a;
         if (!arg)
-            return make_error(ErrorCode::invalid_arguments, "desk " + verb->name + " takes no --" + name + ". " + usage_of(*verb));
+            return make_error(ErrorCode::invalid_arguments,
+                "desk " + std::string(verb->verb()) + " takes no --" + name + ". " + usage_of(*verb));
         std::string value;
         if (inline_value) {
             value = *inline_value;
@@ -185,7 +186,7 @@ nd_core::Result<CliArgs> parse_desk_cli(const std::vector<std::string>& argv)
         }
         out.args[name] = TRY(typed_value(*arg, value));
     }
-    if (auto checked = check_args(*verb, out.args); !checked)
+    if (auto checked = nd_mcp::check_arguments(verb->decl, out.args); !checked)
         return make_error(ErrorCode::invalid_arguments, checked.error().message + ". " + usage_of(*verb));
     return out;
 }

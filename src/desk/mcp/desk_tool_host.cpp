@@ -32,7 +32,7 @@ nlohmann::json DeskToolHost::list_tools()
 {
     nlohmann::json tools = nlohmann::json::array();
     for (const auto& verb : desk_verbs())
-        tools.push_back({{"name", "desk_" + verb.name}, {"description", verb.description}, {"inputSchema", input_schema(verb)}});
+        tools.push_back(nd_mcp::list_entry(verb.decl));
     return tools;
 }
 

@@ -14,12 +14,14 @@ using nd_core::make_error;
 VerbDef act()
 {
     return {
-        .name = "act",
-        .description = "One action on a node: click (the left button at its centre, when a hit test finds the node "
-                       "there), action (its own click action, as the driver's click chooses it), select (in its parent's "
-                       "selection), or focus (the keyboard focus inside its window).",
-        .args = {{"id", ArgType::string, "the node's id (<snapshot>:<N>) from desk_snapshot or desk_find", true},
-            {"action", ArgType::string, "what to do", true, {"click", "action", "select", "focus"}}},
+        .decl = {
+            .name = "desk_act",
+            .description = "One action on a node: click (the left button at its centre, when a hit test finds the node "
+                           "there), action (its own click action, as the driver's click chooses it), select (in its parent's "
+                           "selection), or focus (the keyboard focus inside its window).",
+            .args = {{"id", ArgType::string, "the node's id (<snapshot>:<N>) from desk_snapshot or desk_find", true},
+                {"action", ArgType::string, "what to do", true, {"click", "action", "select", "focus"}}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto id = *arg_string(args, "id");
             const auto action = *arg_string(args, "action");

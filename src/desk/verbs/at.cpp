@@ -28,16 +28,18 @@ nlohmann::json surface_json(const nd_core::OwnSurface& s)
 VerbDef at()
 {
     return {
-        .name = "at",
-        .description = "The node at a screen point (desk coordinates), its ancestors and the pid of its process, read in "
-                       "the window that window or pid names, else in the topmost window at the point. covered {title, "
-                       "pid} names another window on top at that point; covered {surface, bounds, "
-                       "reserved_for_person} one of nish-driver's own windows (its consent dialog, takeover indicator "
-                       "or Continue button), which only the person may answer.",
-        .args = {{"x", ArgType::integer, "screen x in desk coordinates", true},
-            {"y", ArgType::integer, "screen y in desk coordinates", true},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_at",
+            .description = "The node at a screen point (desk coordinates), its ancestors and the pid of its process, read in "
+                           "the window that window or pid names, else in the topmost window at the point. covered {title, "
+                           "pid} names another window on top at that point; covered {surface, bounds, "
+                           "reserved_for_person} one of nish-driver's own windows (its consent dialog, takeover indicator "
+                           "or Continue button), which only the person may answer.",
+            .args = {{"x", ArgType::integer, "screen x in desk coordinates", true},
+                {"y", ArgType::integer, "screen y in desk coordinates", true},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto x = static_cast<std::int32_t>(*arg_int(args, "x"));
             const auto y = static_cast<std::int32_t>(*arg_int(args, "y"));

@@ -16,16 +16,18 @@ using nd_core::make_error;
 VerbDef click()
 {
     return {
-        .name = "click",
-        .description = "Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of "
-                       "that window's shot image (desk_shot with window), and the window is brought to the front "
-                       "first. The middle button is refused: it pastes.",
-        .args = {{"x", ArgType::integer, "x in desk coordinates, or with window a pixel of its shot image", true},
-            {"y", ArgType::integer, "y in desk coordinates, or with window a pixel of its shot image", true},
-            {"button", ArgType::string, "left (default) or right; middle is refused, since it pastes", false, {"left", "right", "middle"}},
-            {"count", ArgType::integer, "clicks: 1 (default), 2 for a double click, 3 for a triple", false, {}, 1, 3},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_click",
+            .description = "Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of "
+                           "that window's shot image (desk_shot with window), and the window is brought to the front "
+                           "first. The middle button is refused: it pastes.",
+            .args = {{"x", ArgType::integer, "x in desk coordinates, or with window a pixel of its shot image", true},
+                {"y", ArgType::integer, "y in desk coordinates, or with window a pixel of its shot image", true},
+                {"button", ArgType::string, "left (default) or right; middle is refused, since it pastes", false, {"left", "right", "middle"}},
+                {"count", ArgType::integer, "clicks: 1 (default), 2 for a double click, 3 for a triple", false, {}, 1, 3},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto button_name = arg_string(args, "button").value_or("left");
             if (button_name == "middle")

@@ -20,11 +20,13 @@ constexpr milliseconds POLL_EVERY{50};
 VerbDef close()
 {
     return {
-        .name = "close",
-        .description = "Asks a window to close, as its close button does. closed says whether it went within 1.5 s; "
-                       "false means it is still open, often asking to save or confirm: read it with desk_snapshot.",
-        .args = {{"window", ArgType::string, "the window's title, or a part of it only one window has", true},
-            {"pid", ArgType::integer, "the window's process, when titles repeat"}},
+        .decl = {
+            .name = "desk_close",
+            .description = "Asks a window to close, as its close button does. closed says whether it went within 1.5 s; "
+                           "false means it is still open, often asking to save or confirm: read it with desk_snapshot.",
+            .args = {{"window", ArgType::string, "the window's title, or a part of it only one window has", true},
+                {"pid", ArgType::integer, "the window's process, when titles repeat"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             auto window = TRY(desk.pick_window(args));
             {

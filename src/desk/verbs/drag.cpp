@@ -9,14 +9,16 @@ namespace nd_desk::verbs {
 VerbDef drag()
 {
     return {
-        .name = "drag",
-        .description = "Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the "
-                       "foreground, in desk coordinates or with window in pixels of that window's shot image. The "
-                       "allowlist gates both ends.",
-        .args = {{"x", ArgType::integer, "start x", true}, {"y", ArgType::integer, "start y", true},
-            {"to_x", ArgType::integer, "end x", true}, {"to_y", ArgType::integer, "end y", true},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_drag",
+            .description = "Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the "
+                           "foreground, in desk coordinates or with window in pixels of that window's shot image. The "
+                           "allowlist gates both ends.",
+            .args = {{"x", ArgType::integer, "start x", true}, {"y", ArgType::integer, "start y", true},
+                {"to_x", ArgType::integer, "end x", true}, {"to_y", ArgType::integer, "end y", true},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             std::optional<nd_core::WindowInfo> window;
             if (names_window(args))

@@ -63,14 +63,16 @@ nd_core::Result<Found> find_in(Desk& desk, const nd_core::WindowInfo& window, co
 VerbDef find()
 {
     return {
-        .name = "find",
-        .description = "The nodes whose name contains name (without case), optionally of one role, in the window that "
-                       "window or pid names, else in the first allowed window, topmost first, that has any. Answers the "
-                       "window and the nodes with ids that read, press and act take.",
-        .args = {{"name", ArgType::string, "a part of the node's name, compared without case", true},
-            {"role", ArgType::string, "the node's role as a snapshot names it, e.g. push_button"},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_find",
+            .description = "The nodes whose name contains name (without case), optionally of one role, in the window that "
+                           "window or pid names, else in the first allowed window, topmost first, that has any. Answers the "
+                           "window and the nodes with ids that read, press and act take.",
+            .args = {{"name", ArgType::string, "a part of the node's name, compared without case", true},
+                {"role", ArgType::string, "the node's role as a snapshot names it, e.g. push_button"},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             nd_core::FindQuery query;
             query.name = *arg_string(args, "name");

@@ -20,11 +20,13 @@ constexpr milliseconds RESEND_EVERY{250};
 VerbDef focus()
 {
     return {
-        .name = "focus",
-        .description = "Brings a window to the front and gives it the keyboard focus (through the window manager, "
-                       "as a taskbar does), and answers once the window manager names it active.",
-        .args = {{"window", ArgType::string, "the window's title, or a part of it only one window has", true},
-            {"pid", ArgType::integer, "the window's process, when titles repeat"}},
+        .decl = {
+            .name = "desk_focus",
+            .description = "Brings a window to the front and gives it the keyboard focus (through the window manager, "
+                           "as a taskbar does), and answers once the window manager names it active.",
+            .args = {{"window", ArgType::string, "the window's title, or a part of it only one window has", true},
+                {"pid", ArgType::integer, "the window's process, when titles repeat"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             auto window = TRY(desk.pick_window(args));
             nd_core::WindowControl* control = nullptr;

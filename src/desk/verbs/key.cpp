@@ -8,13 +8,15 @@ namespace nd_desk::verbs {
 VerbDef key()
 {
     return {
-        .name = "key",
-        .description = "Sends a key combination (\"ctrl+s\", \"ctrl+shift+t\", \"Return\") to the focused window: keys "
-                       "pressed in order and released in reverse. With window or pid, that window is brought to the "
-                       "front first. A printable key or a paste is refused while a password field has the focus.",
-        .args = {{"keys", ArgType::string, "key names joined with '+', e.g. ctrl+s", true},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_key",
+            .description = "Sends a key combination (\"ctrl+s\", \"ctrl+shift+t\", \"Return\") to the focused window: keys "
+                           "pressed in order and released in reverse. With window or pid, that window is brought to the "
+                           "front first. A printable key or a paste is refused while a password field has the focus.",
+            .args = {{"keys", ArgType::string, "key names joined with '+', e.g. ctrl+s", true},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto keys = *arg_string(args, "keys");
             const auto keysyms = TRY(parse_key_combination(keys));

@@ -9,12 +9,14 @@ namespace nd_desk::verbs {
 VerbDef launch()
 {
     return {
-        .name = "launch",
-        .description = "Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its "
-                       "own and, where systemd allows, a user scope of its own (scoped: false when it stays in the "
-                       "daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with "
-                       "desk_wait.",
-        .args = {{"app", ArgType::string, "the executable's name, e.g. gedit", true}},
+        .decl = {
+            .name = "desk_launch",
+            .description = "Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its "
+                           "own and, where systemd allows, a user scope of its own (scoped: false when it stays in the "
+                           "daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with "
+                           "desk_wait.",
+            .args = {{"app", ArgType::string, "the executable's name, e.g. gedit", true}},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto app = *arg_string(args, "app");
             if (app.empty() || app.find('/') != std::string::npos)

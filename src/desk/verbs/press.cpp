@@ -97,12 +97,14 @@ nd_core::Result<nlohmann::json> press_menu(Desk& desk, const CallScope& scope, c
 VerbDef press()
 {
     return {
-        .name = "press",
-        .description = "Presses a node: selects a tab or row; runs a menu entry's action; opens the menus above a hidden "
-                       "menu and clicks a menu at its centre; clicks another node at its centre when a hit test there "
-                       "finds it, else runs its own click action (press, check, Toggle, ...: the one the driver's click "
-                       "runs). how says which was done.",
-        .args = {{"id", ArgType::string, "the node's id (<snapshot>:<N>) from desk_snapshot or desk_find", true}},
+        .decl = {
+            .name = "desk_press",
+            .description = "Presses a node: selects a tab or row; runs a menu entry's action; opens the menus above a hidden "
+                           "menu and clicks a menu at its centre; clicks another node at its centre when a hit test there "
+                           "finds it, else runs its own click action (press, check, Toggle, ...: the one the driver's click "
+                           "runs). how says which was done.",
+            .args = {{"id", ArgType::string, "the node's id (<snapshot>:<N>) from desk_snapshot or desk_find", true}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto id = *arg_string(args, "id");
             auto ref = TRY(resolve_node(desk, id));

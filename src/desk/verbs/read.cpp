@@ -15,11 +15,13 @@ constexpr std::size_t TEXT_MAX_CHARS = 20000;
 VerbDef read()
 {
     return {
-        .name = "read",
-        .description = "One node by its id (from desk_snapshot or desk_find), read afresh: role, name, states, value "
-                       "(never of a password field), bounds, its window; with text also the outline of its subtree.",
-        .args = {{"id", ArgType::string, "a node id such as s3:17", true},
-            {"text", ArgType::boolean, "also answer text: the indented outline of the node and what it holds"}},
+        .decl = {
+            .name = "desk_read",
+            .description = "One node by its id (from desk_snapshot or desk_find), read afresh: role, name, states, value "
+                           "(never of a password field), bounds, its window; with text also the outline of its subtree.",
+            .args = {{"id", ArgType::string, "a node id such as s3:17", true},
+                {"text", ArgType::boolean, "also answer text: the indented outline of the node and what it holds"}},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto id = *arg_string(args, "id");
             auto resolved = desk.resolve(id);

@@ -6,10 +6,12 @@ namespace nd_desk::verbs {
 VerbDef screen()
 {
     return {
-        .name = "screen",
-        .description = "The screen's width and height in pixels: the desk coordinates that click, at, shot and "
-                       "element bounds use.",
-        .args = {},
+        .decl = {
+            .name = "desk_screen",
+            .description = "The screen's width and height in pixels: the desk coordinates that click, at, shot and "
+                           "element bounds use.",
+            .args = {},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json&) -> nd_core::Result<VerbReply> {
             auto lock = desk.lock_backend();
             auto* screen = desk.backend().screen();

@@ -20,16 +20,18 @@ constexpr std::int64_t MAX_NOTCHES = 50;
 VerbDef scroll()
 {
     return {
-        .name = "scroll",
-        .description = "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot "
-                       "image), scrolling whatever is under it; without them, at the centre of the front (focused) app "
-                       "window, failing when another window covers that centre.",
-        .args = {{"direction", ArgType::string, "which way", true, {"up", "down", "left", "right"}},
-            {"amount", ArgType::integer, "notches, default 3; more than 50 are capped at 50", false, {}, 1, std::nullopt},
-            {"x", ArgType::integer, "x in desk coordinates, or with window a pixel of its shot image"},
-            {"y", ArgType::integer, "y in desk coordinates, or with window a pixel of its shot image"},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_scroll",
+            .description = "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot "
+                           "image), scrolling whatever is under it; without them, at the centre of the front (focused) app "
+                           "window, failing when another window covers that centre.",
+            .args = {{"direction", ArgType::string, "which way", true, {"up", "down", "left", "right"}},
+                {"amount", ArgType::integer, "notches, default 3; more than 50 are capped at 50", false, {}, 1, std::nullopt},
+                {"x", ArgType::integer, "x in desk coordinates, or with window a pixel of its shot image"},
+                {"y", ArgType::integer, "y in desk coordinates, or with window a pixel of its shot image"},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto direction = *arg_string(args, "direction");
             const auto asked = arg_int(args, "amount").value_or(3);

@@ -68,15 +68,17 @@ nd_core::Result<void> write_file(const std::string& path, const std::string& byt
 VerbDef shot()
 {
     return {
-        .name = "shot",
-        .description = "A PNG (image_b64) of the screen, or of a rectangle of it in desk coordinates; with window, of "
-                       "that window's own capture, and x, y, w, h crop it in its own pixels (origin gives the crop's "
-                       "top left in the whole window image). Password fields are always blacked out. With path "
-                       "(absolute) the PNG is also written there.",
-        .args = {{"x", ArgType::integer, "left of the rectangle"}, {"y", ArgType::integer, "top of the rectangle"},
-            {"w", ArgType::integer, "width of the rectangle"}, {"h", ArgType::integer, "height of the rectangle"},
-            {"path", ArgType::string, "an absolute file path the PNG is also written to"},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"}},
+        .decl = {
+            .name = "desk_shot",
+            .description = "A PNG (image_b64) of the screen, or of a rectangle of it in desk coordinates; with window, of "
+                           "that window's own capture, and x, y, w, h crop it in its own pixels (origin gives the crop's "
+                           "top left in the whole window image). Password fields are always blacked out. With path "
+                           "(absolute) the PNG is also written there.",
+            .args = {{"x", ArgType::integer, "left of the rectangle"}, {"y", ArgType::integer, "top of the rectangle"},
+                {"w", ArgType::integer, "width of the rectangle"}, {"h", ArgType::integer, "height of the rectangle"},
+                {"path", ArgType::string, "an absolute file path the PNG is also written to"},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"}},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto rect = TRY(rect_arg(args));
             const auto path = arg_string(args, "path");

@@ -15,18 +15,20 @@ constexpr std::int64_t DEFAULT_MAX_CHARS = 20000;
 VerbDef snapshot()
 {
     return {
-        .name = "snapshot",
-        .description = "A window's accessibility tree as nodes (ref = row, id = a node id for read, press and act, "
-                       "parent row, depth, role, name, states, value), or with text an indented outline. Names the "
-                       "window by window (title), id (from desk_windows) or pid; none: the active allowed window.",
-        .args = {{"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"},
-            {"id", ArgType::string, "a window id from desk_windows, in place of window"},
-            {"keys", ArgType::boolean, "each node also carries its raw AT-SPI key binding as keys, when it has one"},
-            {"menus", ArgType::boolean, "the app's menu bar (macOS only; ignored here)"},
-            {"bounds", ArgType::boolean, "each node on screen also carries bounds {x, y, w, h} in desk coordinates"},
-            {"text", ArgType::boolean, "answer an indented outline text instead of nodes"},
-            {"max_chars", ArgType::integer, "with text: at most this many characters (default 20000)", false, {}, 1.0}},
+        .decl = {
+            .name = "desk_snapshot",
+            .description = "A window's accessibility tree as nodes (ref = row, id = a node id for read, press and act, "
+                           "parent row, depth, role, name, states, value), or with text an indented outline. Names the "
+                           "window by window (title), id (from desk_windows) or pid; none: the active allowed window.",
+            .args = {{"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"},
+                {"id", ArgType::string, "a window id from desk_windows, in place of window"},
+                {"keys", ArgType::boolean, "each node also carries its raw AT-SPI key binding as keys, when it has one"},
+                {"menus", ArgType::boolean, "the app's menu bar (macOS only; ignored here)"},
+                {"bounds", ArgType::boolean, "each node on screen also carries bounds {x, y, w, h} in desk coordinates"},
+                {"text", ArgType::boolean, "answer an indented outline text instead of nodes"},
+                {"max_chars", ArgType::integer, "with text: at most this many characters (default 20000)", false, {}, 1.0}},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             auto window = TRY(desk.pick_window(args, true));
             auto fresh = desk.read(window);

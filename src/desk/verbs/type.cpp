@@ -21,12 +21,14 @@ constexpr std::chrono::milliseconds FOCUS_SETTLE{80};
 VerbDef type()
 {
     return {
-        .name = "type",
-        .description = "Types text into the focused element of the focused window (with window or pid, that window is "
-                       "brought to the front first). Refused when the focused element is a password field.",
-        .args = {{"text", ArgType::string, "the text, UTF-8", true},
-            {"window", ArgType::string, "the window's title, or a part of it only one window has"},
-            {"pid", ArgType::integer, "the window's process"}},
+        .decl = {
+            .name = "desk_type",
+            .description = "Types text into the focused element of the focused window (with window or pid, that window is "
+                           "brought to the front first). Refused when the focused element is a password field.",
+            .args = {{"text", ArgType::string, "the text, UTF-8", true},
+                {"window", ArgType::string, "the window's title, or a part of it only one window has"},
+                {"pid", ArgType::integer, "the window's process"}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto text = *arg_string(args, "text");
             // Checked whole before the first key: a retry after a half-typed refusal would type twice.

@@ -22,11 +22,13 @@ bool means_unanswered(nd_core::ErrorCode code)
 VerbDef unanswered()
 {
     return {
-        .name = "unanswered",
-        .description = "The active window when accessibility lists no window of its process, as an app that stopped "
-                       "answering (busy, or blocked in a dialog) leaves it: title, pid, role and app, with id \"\" "
-                       "(its tree cannot be read). null when there is none or its app is not allowed.",
-        .args = {},
+        .decl = {
+            .name = "desk_unanswered",
+            .description = "The active window when accessibility lists no window of its process, as an app that stopped "
+                           "answering (busy, or blocked in a dialog) leaves it: title, pid, role and app, with id \"\" "
+                           "(its tree cannot be read). null when there is none or its app is not allowed.",
+            .args = {},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json&) -> nd_core::Result<VerbReply> {
             auto lock = desk.lock_backend();
             auto all = TRY(desk.all_windows());

@@ -18,12 +18,8 @@ const std::vector<VerbDef>& desk_verbs()
 
 const VerbDef* find_verb(std::string_view tool)
 {
-    constexpr std::string_view prefix = "desk_";
-    if (tool.substr(0, prefix.size()) != prefix)
-        return nullptr;
-    const auto name = tool.substr(prefix.size());
     for (const auto& verb : desk_verbs())
-        if (verb.name == name)
+        if (verb.decl.name == tool)
             return &verb;
     return nullptr;
 }

@@ -41,12 +41,14 @@ nd_core::Result<std::uint64_t> fingerprint(Desk& desk, nd_core::Screen* screen)
 VerbDef wait()
 {
     return {
-        .name = "wait",
-        .description = "Waits until the window list differs from since (a desk_windows or desk_wait result), then answers "
-                       "changed: true and the new windows; or, once timeout_ms (5000 at most) has passed, changed: false "
-                       "and the same list. Both lists are compared after the app allowlist filters them.",
-        .args = {{"since", ArgType::object, "a desk_windows (or desk_wait) result: {\"windows\": [...]}", true},
-            {"timeout_ms", ArgType::integer, "how long to wait in milliseconds; more than 5000 counts as 5000", true, {}, 0.0}},
+        .decl = {
+            .name = "desk_wait",
+            .description = "Waits until the window list differs from since (a desk_windows or desk_wait result), then answers "
+                           "changed: true and the new windows; or, once timeout_ms (5000 at most) has passed, changed: false "
+                           "and the same list. Both lists are compared after the app allowlist filters them.",
+            .args = {{"since", ArgType::object, "a desk_windows (or desk_wait) result: {\"windows\": [...]}", true},
+                {"timeout_ms", ArgType::integer, "how long to wait in milliseconds; more than 5000 counts as 5000", true, {}, 0.0}},
+        },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto& since_arg = args["since"];
             if (!since_arg.contains("windows") || !since_arg["windows"].is_array())

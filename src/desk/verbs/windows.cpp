@@ -23,12 +23,14 @@ namespace nd_desk::verbs {
 VerbDef windows()
 {
     return {
-        .name = "windows",
-        .description = "The top-level windows, topmost first: id (pass it to snapshot as id), title, role (window or "
-                       "dialog), pid, active and app; a modal dialog the screen does not show has modal (hidden, off "
-                       "the screen, or behind \"TITLE\") and blocks (the title of the window it blocks); a window of "
-                       "the desktop shell's process has shell: true. Only windows of allowed apps are listed.",
-        .args = {},
+        .decl = {
+            .name = "desk_windows",
+            .description = "The top-level windows, topmost first: id (pass it to snapshot as id), title, role (window or "
+                           "dialog), pid, active and app; a modal dialog the screen does not show has modal (hidden, off "
+                           "the screen, or behind \"TITLE\") and blocks (the title of the window it blocks); a window of "
+                           "the desktop shell's process has shell: true. Only windows of allowed apps are listed.",
+            .args = {},
+        },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json&) -> nd_core::Result<VerbReply> {
             auto list = TRY(read_windows_json(desk));
             return VerbReply{{{"windows", std::move(list)}}, std::nullopt};

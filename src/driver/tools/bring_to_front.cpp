@@ -23,19 +23,21 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef bring_to_front()
 {
     return {
-        .name = "bring_to_front",
-        .title = "Bring a window to the front",
-        .description = "Raises and focuses an approved window. Takeover sessions only.",
+        .decl = {
+            .name = "bring_to_front",
+            .title = "Bring a window to the front",
+            .description = "Raises and focuses an approved window. Takeover sessions only.",
+            .args = arg::window_target(),
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties",
+                            {{"ok", {{"const", true}}}, {"window_id", {{"type", "integer"}}},
+                                {"path", {{"const", "synthetic"}}}}},
+                        {"required", {"ok", "window_id", "path"}}};
+                },
+        },
         .cls = ToolClass::act,
-        .args = arg::window_target(),
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties",
-                        {{"ok", {{"const", true}}}, {"window_id", {{"type", "integer"}}},
-                            {"path", {{"const", "synthetic"}}}}},
-                    {"required", {"ok", "window_id", "path"}}};
-            },
         .handler = run,
     };
 }

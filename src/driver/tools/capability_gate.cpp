@@ -31,18 +31,20 @@ ToolDef unsupported_tool(std::string_view name, std::string_view title, std::str
     std::string_view capability, std::vector<ArgSpec> args)
 {
     return {
-        .name = name,
-        .title = title,
-        .description = description,
+        .decl = {
+            .name = std::string(name),
+            .title = std::string(title),
+            .description = std::string(description),
+            .args = std::move(args),
+            .output_schema =
+                [] {
+                    // No success shape exists on this platform; a success would be {ok: true, ...}.
+                    return nlohmann::json{{"type", "object"}, {"properties", {{"ok", {{"const", true}}}}},
+                        {"required", {"ok"}}};
+                },
+        },
         .cls = ToolClass::read,
         .needs_session = false,
-        .args = std::move(args),
-        .output_schema =
-            [] {
-                // No success shape exists on this platform; a success would be {ok: true, ...}.
-                return nlohmann::json{{"type", "object"}, {"properties", {{"ok", {{"const", true}}}}},
-                    {"required", {"ok"}}};
-            },
         .handler = [capability](ToolEnv& env, const Args&) -> nd_core::Result<ToolOutput> {
             TRY_VOID(require_capability(env, capability));
             // The registry says available, but this build has no implementation of it.

@@ -33,19 +33,21 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args&)
 ToolDef clipboard_read()
 {
     return {
-        .name = "clipboard_read",
-        .title = "Read the clipboard",
-        .description = "Reads the clipboard as text. Needs start_session {clipboard_read: true} and the host's "
-                       "approval of each read; credential-looking text is refused.",
+        .decl = {
+            .name = "clipboard_read",
+            .title = "Read the clipboard",
+            .description = "Reads the clipboard as text. Needs start_session {clipboard_read: true} and the host's "
+                           "approval of each read; credential-looking text is refused.",
+            .args = {},
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties",
+                            {{"ok", {{"const", true}}}, {"text", {{"type", "string"}}}, {"length", {{"type", "integer"}}}}},
+                        {"required", {"ok", "text", "length"}}};
+                },
+        },
         .cls = ToolClass::read,
-        .args = {},
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties",
-                        {{"ok", {{"const", true}}}, {"text", {{"type", "string"}}}, {"length", {{"type", "integer"}}}}},
-                    {"required", {"ok", "text", "length"}}};
-            },
         .handler = run,
     };
 }

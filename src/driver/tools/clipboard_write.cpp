@@ -33,18 +33,20 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef clipboard_write()
 {
     return {
-        .name = "clipboard_write",
-        .title = "Write the clipboard",
-        .description = "Puts text on the clipboard. Credential-looking text is refused.",
+        .decl = {
+            .name = "clipboard_write",
+            .title = "Write the clipboard",
+            .description = "Puts text on the clipboard. Credential-looking text is refused.",
+            .args = {{.name = "text", .type = ArgType::string, .description = "The text.", .required = true, .strict = true,
+                .max_length = 100000}},
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties", {{"ok", {{"const", true}}}, {"length", {{"type", "integer"}}}}},
+                        {"required", {"ok", "length"}}};
+                },
+        },
         .cls = ToolClass::act,
-        .args = {{.name = "text", .type = ArgType::string, .description = "The text.", .required = true, .strict = true,
-            .max_length = 100000}},
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties", {{"ok", {{"const", true}}}, {"length", {{"type", "integer"}}}}},
-                    {"required", {"ok", "length"}}};
-            },
         .handler = run,
     };
 }

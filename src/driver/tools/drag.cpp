@@ -42,17 +42,19 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef drag()
 {
     return {
-        .name = "drag",
-        .title = "Drag",
-        .description = "Drags from one element to another in the same window (both tokens from one read). "
-                       "Takeover sessions only.",
+        .decl = {
+            .name = "drag",
+            .title = "Drag",
+            .description = "Drags from one element to another in the same window (both tokens from one read). "
+                           "Takeover sessions only.",
+            .args = {arg::element_token("The element to press on."),
+                {.name = "to_token", .type = ArgType::string, .description = "The element to release on.", .required = true,
+                    .strict = true, .max_length = 64},
+                arg::observe()},
+            .annotations = {.destructive = true},
+            .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        },
         .cls = ToolClass::act,
-        .destructive = true,
-        .args = {arg::element_token("The element to press on."),
-            {.name = "to_token", .type = ArgType::string, .description = "The element to release on.", .required = true,
-                .strict = true, .max_length = 64},
-            arg::observe()},
-        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
         .handler = run,
     };
 }

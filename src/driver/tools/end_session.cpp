@@ -19,20 +19,22 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args&)
 ToolDef end_session()
 {
     return {
-        .name = "end_session",
-        .title = "End the session",
-        .description = "Ends the session: ends any takeover (the indicator goes away) and forgets every token.",
+        .decl = {
+            .name = "end_session",
+            .title = "End the session",
+            .description = "Ends the session: ends any takeover (the indicator goes away) and forgets every token.",
+            .args = {},
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties",
+                            {{"ok", {{"const", true}}}, {"ended", {{"type", "boolean"}}},
+                                {"session", {{"type", {"string", "null"}}}}}},
+                        {"required", {"ok", "ended", "session"}}};
+                },
+        },
         .cls = ToolClass::session,
         .needs_session = false,
-        .args = {},
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties",
-                        {{"ok", {{"const", true}}}, {"ended", {{"type", "boolean"}}},
-                            {"session", {{"type", {"string", "null"}}}}}},
-                    {"required", {"ok", "ended", "session"}}};
-            },
         .handler = run,
     };
 }

@@ -19,14 +19,16 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args&)
 ToolDef get_session_state()
 {
     return {
-        .name = "get_session_state",
-        .title = "Session state",
-        .description = "Reports the session: approved apps, input mode, takeover state, clipboard_read and the "
-                       "lease left.",
+        .decl = {
+            .name = "get_session_state",
+            .title = "Session state",
+            .description = "Reports the session: approved apps, input mode, takeover state, clipboard_read and the "
+                           "lease left.",
+            .args = {},
+            .output_schema = session_schema,
+        },
         .cls = ToolClass::session,
         .needs_session = false,
-        .args = {},
-        .output_schema = session_schema,
         .handler = run,
     };
 }

@@ -139,28 +139,30 @@ nlohmann::json schema()
 ToolDef get_window_state()
 {
     return {
-        .name = "get_window_state",
-        .title = "Read a window",
-        .description =
-            "Reads a window's accessibility tree; each row's element_token is for acts. Dense apps: skeleton: true "
-            "first, then root: <token> to drill down. Tokens last until the window's structure changes.",
+        .decl = {
+            .name = "get_window_state",
+            .title = "Read a window",
+            .description =
+                "Reads a window's accessibility tree; each row's element_token is for acts. Dense apps: skeleton: true "
+                "first, then root: <token> to drill down. Tokens last until the window's structure changes.",
+            .args = concat(arg::window_target(),
+                {
+                    {.name = "skeleton", .type = ArgType::boolean,
+                        .description = "Containers and landmarks only; alike siblings fold into one row (max_elements 60 "
+                                       "by default, at most 200; max_depth 4)."},
+                    {.name = "root", .type = ArgType::string,
+                        .description = "Read only this token's element and its descendants.",
+                        .strict = true, .max_length = 64},
+                    {.name = "max_elements", .type = ArgType::integer,
+                        .description = "Rows at most (default 250; skeleton 60, at most 200).", .min = 1, .max = 5000},
+                    {.name = "max_depth", .type = ArgType::integer,
+                        .description = "Levels below the root at most (default 25; skeleton 4).", .min = 0, .max = 200},
+                    {.name = "include_screenshot", .type = ArgType::boolean,
+                        .description = "Also a PNG of the window, secure fields blacked out."},
+                }),
+            .output_schema = schema,
+        },
         .cls = ToolClass::read,
-        .args = concat(arg::window_target(),
-            {
-                {.name = "skeleton", .type = ArgType::boolean,
-                    .description = "Containers and landmarks only; alike siblings fold into one row (max_elements 60 "
-                                   "by default, at most 200; max_depth 4)."},
-                {.name = "root", .type = ArgType::string,
-                    .description = "Read only this token's element and its descendants.",
-                    .strict = true, .max_length = 64},
-                {.name = "max_elements", .type = ArgType::integer,
-                    .description = "Rows at most (default 250; skeleton 60, at most 200).", .min = 1, .max = 5000},
-                {.name = "max_depth", .type = ArgType::integer,
-                    .description = "Levels below the root at most (default 25; skeleton 4).", .min = 0, .max = 200},
-                {.name = "include_screenshot", .type = ArgType::boolean,
-                    .description = "Also a PNG of the window, secure fields blacked out."},
-            }),
-        .output_schema = schema,
         .handler = run,
     };
 }

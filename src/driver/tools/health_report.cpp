@@ -27,25 +27,27 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args&)
 ToolDef health_report()
 {
     return {
-        .name = "health_report",
-        .title = "Health report",
-        .description = "Reports the driver's versions, backend, readiness, backends and capabilities with their "
-                       "status and reason codes.",
+        .decl = {
+            .name = "health_report",
+            .title = "Health report",
+            .description = "Reports the driver's versions, backend, readiness, backends and capabilities with their "
+                           "status and reason codes.",
+            .args = {},
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties",
+                            {{"ok", {{"const", true}}}, {"contract_version", {{"const", nd_core::CONTRACT_VERSION}}},
+                                {"driver_version", {{"type", "string"}}}, {"backend", {{"type", "string"}}},
+                                {"session_type", {{"type", "string"}}}, {"ready", {{"type", "boolean"}}},
+                                {"backends", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                {"capabilities", {{"type", "array"}, {"items", {{"type", "object"}}}}}}},
+                        {"required", {"ok", "contract_version", "driver_version", "backend", "session_type", "ready",
+                                         "backends", "capabilities"}}};
+                },
+        },
         .cls = ToolClass::info,
         .needs_session = false,
-        .args = {},
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties",
-                        {{"ok", {{"const", true}}}, {"contract_version", {{"const", nd_core::CONTRACT_VERSION}}},
-                            {"driver_version", {{"type", "string"}}}, {"backend", {{"type", "string"}}},
-                            {"session_type", {{"type", "string"}}}, {"ready", {{"type", "boolean"}}},
-                            {"backends", {{"type", "array"}, {"items", {{"type", "object"}}}}},
-                            {"capabilities", {{"type", "array"}, {"items", {{"type", "object"}}}}}}},
-                    {"required", {"ok", "contract_version", "driver_version", "backend", "session_type", "ready",
-                                     "backends", "capabilities"}}};
-            },
         .handler = run,
     };
 }

@@ -33,22 +33,24 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef list_windows()
 {
     return {
-        .name = "list_windows",
-        .title = "List windows",
-        .description = "Lists the visible windows of the apps this session may use, topmost first: window_id, pid, "
-                       "app, title, frame and whether it is active.",
+        .decl = {
+            .name = "list_windows",
+            .title = "List windows",
+            .description = "Lists the visible windows of the apps this session may use, topmost first: window_id, pid, "
+                           "app, title, frame and whether it is active.",
+            .args = {{.name = "app", .type = ArgType::string, .description = "Only windows whose app or title contains this.",
+                .strict = true, .max_length = 256}},
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties",
+                            {{"ok", {{"const", true}}},
+                                {"windows", {{"type", "array"}, {"items", nd_core::schemas::window_schema()}}},
+                                {"count", {{"type", "integer"}}}}},
+                        {"required", {"ok", "windows", "count"}}};
+                },
+        },
         .cls = ToolClass::read,
-        .args = {{.name = "app", .type = ArgType::string, .description = "Only windows whose app or title contains this.",
-            .strict = true, .max_length = 256}},
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties",
-                        {{"ok", {{"const", true}}},
-                            {"windows", {{"type", "array"}, {"items", nd_core::schemas::window_schema()}}},
-                            {"count", {{"type", "integer"}}}}},
-                    {"required", {"ok", "windows", "count"}}};
-            },
         .handler = run,
     };
 }

@@ -56,35 +56,37 @@ ToolDef move_cursor()
     auto token = arg::element_token("Move to this element's centre (instead of x and y).");
     token.required = false;
     return {
-        .name = "move_cursor",
-        .title = "Move the cursor",
-        .description = "Moves the cursor: in a takeover the real pointer (gliding over duration_ms), headless a "
-                       "virtual cursor in the window.",
+        .decl = {
+            .name = "move_cursor",
+            .title = "Move the cursor",
+            .description = "Moves the cursor: in a takeover the real pointer (gliding over duration_ms), headless a "
+                           "virtual cursor in the window.",
+            .args = concat({token,
+                               {.name = "x", .type = ArgType::integer, .description = "x in the window, or on the screen "
+                                                                                      "(scope desktop).",
+                                   .min = 0, .max = 65535, .strict = true},
+                               {.name = "y", .type = ArgType::integer, .description = "Likewise y.", .min = 0,
+                                   .max = 65535, .strict = true},
+                               {.name = "scope", .type = ArgType::string, .description = "window (default) or desktop.",
+                                   .enum_values = {"window", "desktop"}, .strict = true},
+                               {.name = "duration_ms", .type = ArgType::integer,
+                                   .description = "Glide time in a takeover (default 0: one move).", .min = 0, .max = 5000},
+                               arg::delivery_mode()},
+                arg::window_target()),
+            .output_schema =
+                [] {
+                    return nlohmann::json{{"type", "object"},
+                        {"properties",
+                            {{"ok", {{"const", true}}}, {"path", {{"type", "string"}, {"enum", {"virtual", "synthetic"}}}},
+                                {"took_cursor", {{"type", "boolean"}}},
+                                {"cursor",
+                                    {{"type", "object"},
+                                        {"properties", {{"x", {{"type", "integer"}}}, {"y", {{"type", "integer"}}}}},
+                                        {"required", {"x", "y"}}}}}},
+                        {"required", {"ok", "path", "took_cursor", "cursor"}}};
+                },
+        },
         .cls = ToolClass::act,
-        .args = concat({token,
-                           {.name = "x", .type = ArgType::integer, .description = "x in the window, or on the screen "
-                                                                                  "(scope desktop).",
-                               .strict = true, .min = 0, .max = 65535},
-                           {.name = "y", .type = ArgType::integer, .description = "Likewise y.", .strict = true,
-                               .min = 0, .max = 65535},
-                           {.name = "scope", .type = ArgType::string, .description = "window (default) or desktop.",
-                               .strict = true, .enum_values = {"window", "desktop"}},
-                           {.name = "duration_ms", .type = ArgType::integer,
-                               .description = "Glide time in a takeover (default 0: one move).", .min = 0, .max = 5000},
-                           arg::delivery_mode()},
-            arg::window_target()),
-        .output_schema =
-            [] {
-                return nlohmann::json{{"type", "object"},
-                    {"properties",
-                        {{"ok", {{"const", true}}}, {"path", {{"type", "string"}, {"enum", {"virtual", "synthetic"}}}},
-                            {"took_cursor", {{"type", "boolean"}}},
-                            {"cursor",
-                                {{"type", "object"},
-                                    {"properties", {{"x", {{"type", "integer"}}}, {"y", {{"type", "integer"}}}}},
-                                    {"required", {"x", "y"}}}}}},
-                    {"required", {"ok", "path", "took_cursor", "cursor"}}};
-            },
         .handler = run,
     };
 }

@@ -59,13 +59,15 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const PointerActKi
 ToolDef pointer_act_tool(PointerActKind kind)
 {
     return {
-        .name = kind.name,
-        .title = kind.title,
-        .description = kind.description,
+        .decl = {
+            .name = std::string(kind.name),
+            .title = std::string(kind.title),
+            .description = std::string(kind.description),
+            .args = {arg::element_token(), arg::delivery_mode(), arg::observe()},
+            .annotations = {.destructive = true},
+            .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        },
         .cls = ToolClass::act,
-        .destructive = true,
-        .args = {arg::element_token(), arg::delivery_mode(), arg::observe()},
-        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
         .handler =
             [kind](ToolEnv& env, const Args& args) -> nd_core::Result<ToolOutput> {
                 if (args.string("delivery_mode").value_or("background") == "foreground")

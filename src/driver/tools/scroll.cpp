@@ -56,18 +56,19 @@ ToolDef scroll()
     auto token = arg::element_token("Scroll over this element; without it, over the centre of the target window.");
     token.required = false;
     return {
-        .name = "scroll",
-        .title = "Scroll",
-        .description = "Turns the mouse wheel over an element or a window's centre. Takeover sessions only.",
+        .decl = {
+            .name = "scroll",
+            .title = "Scroll",
+            .description = "Turns the mouse wheel over an element or a window's centre. Takeover sessions only.",
+            .args = concat({token,
+                               {.name = "direction", .type = ArgType::string, .description = "up, down, left or right.",
+                                   .required = true, .enum_values = {"up", "down", "left", "right"}, .strict = true},
+                               {.name = "amount", .type = ArgType::integer, .description = "Wheel notches (default 3).",
+                                   .min = 1, .max = 50}},
+                concat(arg::window_target(), {arg::observe()})),
+            .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        },
         .cls = ToolClass::act,
-        .destructive = false,
-        .args = concat({token,
-                           {.name = "direction", .type = ArgType::string, .description = "up, down, left or right.",
-                               .required = true, .strict = true, .enum_values = {"up", "down", "left", "right"}},
-                           {.name = "amount", .type = ArgType::integer, .description = "Wheel notches (default 3).",
-                               .min = 1, .max = 50}},
-            concat(arg::window_target(), {arg::observe()})),
-        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
         .handler = run,
     };
 }

@@ -70,18 +70,20 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef set_value()
 {
     return {
-        .name = "set_value",
-        .title = "Set a value",
-        .description = "Sets an element's text or value headlessly (entries, sliders, spin buttons; a select: its "
-                       "option's name) and reads it back (readback: match, mismatch or unverified). Without a "
-                       "headless route (web text fields) it fails and recommends a takeover. Never secure fields.",
+        .decl = {
+            .name = "set_value",
+            .title = "Set a value",
+            .description = "Sets an element's text or value headlessly (entries, sliders, spin buttons; a select: its "
+                           "option's name) and reads it back (readback: match, mismatch or unverified). Without a "
+                           "headless route (web text fields) it fails and recommends a takeover. Never secure fields.",
+            .args = {arg::element_token(),
+                {.name = "value", .type = ArgType::string, .description = "The new text or value.", .required = true,
+                    .strict = true, .max_length = 100000},
+                arg::observe()},
+            .annotations = {.destructive = true},
+            .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        },
         .cls = ToolClass::act,
-        .destructive = true,
-        .args = {arg::element_token(),
-            {.name = "value", .type = ArgType::string, .description = "The new text or value.", .required = true,
-                .strict = true, .max_length = 100000},
-            arg::observe()},
-        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
         .handler = run,
     };
 }

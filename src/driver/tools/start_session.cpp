@@ -27,32 +27,34 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef start_session()
 {
     return {
-        .name = "start_session",
-        .title = "Start a session",
-        .description =
-            "Asks the person to allow this session: the apps it may see and act on, optionally a visible takeover "
-            "(real mouse and keyboard) and clipboard reading. Call it first; again with input: headless to end a "
-            "takeover.",
+        .decl = {
+            .name = "start_session",
+            .title = "Start a session",
+            .description =
+                "Asks the person to allow this session: the apps it may see and act on, optionally a visible takeover "
+                "(real mouse and keyboard) and clipboard reading. Call it first; again with input: headless to end a "
+                "takeover.",
+            .args =
+                {
+                    {.name = "apps", .type = ArgType::string_array,
+                        .description = "App names to ask for (as list_windows reports them); default: every app with a "
+                                       "window open now.",
+                        .strict = true, .max_length = 32},
+                    {.name = "input", .type = ArgType::string,
+                        .description = "headless (default): accessibility actions only; takeover: also real input, "
+                                       "shown by an indicator.",
+                        .enum_values = {"headless", "takeover"}, .strict = true},
+                    {.name = "clipboard_read", .type = ArgType::boolean,
+                        .description = "Ask for clipboard reading (its own consent line; each read is approved).",
+                        .strict = true},
+                    {.name = "lease_s", .type = ArgType::integer,
+                        .description = "How long consent lasts, in seconds (default 3600).", .min = nd_core::MIN_LEASE_S,
+                        .max = nd_core::MAX_LEASE_S, .strict = true},
+                },
+            .output_schema = session_schema,
+        },
         .cls = ToolClass::session,
         .needs_session = false,
-        .args =
-            {
-                {.name = "apps", .type = ArgType::string_array,
-                    .description = "App names to ask for (as list_windows reports them); default: every app with a "
-                                   "window open now.",
-                    .strict = true, .max_length = 32},
-                {.name = "input", .type = ArgType::string,
-                    .description = "headless (default): accessibility actions only; takeover: also real input, "
-                                   "shown by an indicator.",
-                    .strict = true, .enum_values = {"headless", "takeover"}},
-                {.name = "clipboard_read", .type = ArgType::boolean,
-                    .description = "Ask for clipboard reading (its own consent line; each read is approved).",
-                    .strict = true},
-                {.name = "lease_s", .type = ArgType::integer,
-                    .description = "How long consent lasts, in seconds (default 3600).", .strict = true,
-                    .min = nd_core::MIN_LEASE_S, .max = nd_core::MAX_LEASE_S},
-            },
-        .output_schema = session_schema,
         .handler = run,
     };
 }

@@ -94,17 +94,19 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
 ToolDef type_text()
 {
     return {
-        .name = "type_text",
-        .title = "Type text",
-        .description = "Types text into an editable element. Headless (default): through its text interface. "
-                       "Foreground: clicks it and types key by key, its window active. Never into secure fields.",
+        .decl = {
+            .name = "type_text",
+            .title = "Type text",
+            .description = "Types text into an editable element. Headless (default): through its text interface. "
+                           "Foreground: clicks it and types key by key, its window active. Never into secure fields.",
+            .args = {arg::element_token(),
+                {.name = "text", .type = ArgType::string, .description = "The text to type (UTF-8).", .required = true,
+                    .strict = true, .max_length = 100000},
+                arg::delivery_mode(), arg::observe()},
+            .annotations = {.destructive = true},
+            .output_schema = [] { return nd_core::schemas::act_result_schema(); },
+        },
         .cls = ToolClass::act,
-        .destructive = true,
-        .args = {arg::element_token(),
-            {.name = "text", .type = ArgType::string, .description = "The text to type (UTF-8).", .required = true,
-                .strict = true, .max_length = 100000},
-            arg::delivery_mode(), arg::observe()},
-        .output_schema = [] { return nd_core::schemas::act_result_schema(); },
         .handler = run,
     };
 }

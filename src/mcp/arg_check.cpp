@@ -1,0 +1,184 @@
+// check_arguments (tool_decl.h): one check for every tool, whose refusals each policy words as its
+// clients already know them: the contract's "x must be an integer", the desk's "x: must be an
+// integer".
+
+#include "mcp/tool_decl.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nd_mcp {
+
+using nd_core::ErrorCode;
+using nd_core::make_error;
+
+namespace {
+
+std::string type_phrase(ArgType t, ArgPolicy policy)
+{
+    switch (t) {
+    case ArgType::string: return "a string";
+    case ArgType::integer: return "an integer";
+    case ArgType::number: return "a number";
+    case ArgType::boolean: return "a boolean";
+    case ArgType::object: return "an object";
+    case ArgType::string_array: return policy == ArgPolicy::drop ? "an array of strings" : "a list of strings";
+    }
+    return "a string";
+}
+
+// A whole number an int64 holds (casting a larger one would be undefined).
+bool is_whole(double d) { return d >= -9.2e18 && d <= 9.2e18 && d == std::trunc(d); }
+
+bool type_matches(ArgType t, const nlohmann::json& v)
+{
+    switch (t) {
+    case ArgType::string: return v.is_string();
+    // 3.0 is an integer; 3.5 is not.
+    case ArgType::integer: return v.is_number_integer() || (v.is_number_float() && is_whole(v.get<double>()));
+    case ArgType::number: return v.is_number();
+    case ArgType::boolean: return v.is_boolean();
+    case ArgType::object: return v.is_object();
+    case ArgType::string_array:
+        return v.is_array() && std::all_of(v.begin(), v.end(), [](const auto& item) { return item.is_string(); });
+    }
+    return false;
+}
+
+// One refusal, worded by the policy: "name must ..." (drop) or "name: must ..." (refuse).
+nd_core::Error refusal(const ArgSpec& spec, ArgPolicy policy, const std::string& rest)
+{
+    return make_error(ErrorCode::invalid_arguments, spec.name + (policy == ArgPolicy::drop ? " " : ": ") + rest);
+}
+
+// A bound as the refusal shows it; an unset one is the integer range's end (drop) or infinity.
+std::string bound_text(const std::optional<double>& b, bool low, ArgPolicy policy)
+{
+    if (!b) {
+        if (policy == ArgPolicy::refuse)
+            return low ? "-inf" : "inf";
+        return std::to_string(low ? INT64_MIN : INT64_MAX);
+    }
+    return number_text(*b);
+}
+
+std::size_t cap(const ArgSpec& spec, ArgPolicy policy)
+{
+    if (spec.max_length || policy == ArgPolicy::refuse)
+        return spec.max_length; // 0: none
+    return spec.type == ArgType::string_array ? DEFAULT_MAX_ARRAY_ITEMS : DEFAULT_MAX_STRING_BYTES;
+}
+
+nd_core::Result<nlohmann::json> check_string(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
+{
+    const auto& s = v.get_ref<const std::string&>();
+    const auto limit = cap(spec, policy);
+    if (limit && s.size() > limit)
+        return refusal(spec, policy, "is " + std::to_string(s.size()) + " bytes; at most " + std::to_string(limit));
+    const auto& allowed_values = spec.enum_values;
+    if (!allowed_values.empty() && std::find(allowed_values.begin(), allowed_values.end(), s) == allowed_values.end()) {
+        std::string allowed;
+        for (const auto& e : allowed_values)
+            allowed += (allowed.empty() ? "" : ", ") + e;
+        return refusal(spec, policy, (policy == ArgPolicy::drop ? "must be one of: " : "must be one of ") + allowed);
+    }
+    return v;
+}
+
+nd_core::Result<nlohmann::json> check_number(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
+{
+    const double d = v.get<double>();
+    if ((spec.min && d < *spec.min) || (spec.max && d > *spec.max))
+        return refusal(spec, policy,
+            "must be between " + bound_text(spec.min, true, policy) + " and " + bound_text(spec.max, false, policy));
+    if (spec.type == ArgType::integer)
+        return nlohmann::json(v.is_number_integer() ? v.get<std::int64_t>() : static_cast<std::int64_t>(d));
+    return v;
+}
+
+nd_core::Result<nlohmann::json> check_list(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
+{
+    const auto limit = cap(spec, policy);
+    if (limit && v.size() > limit)
+        return refusal(spec, policy, "holds " + std::to_string(v.size()) + " items; at most " + std::to_string(limit));
+    const auto item_limit = policy == ArgPolicy::drop ? DEFAULT_MAX_STRING_BYTES : 0;
+    for (const auto& item : v)
+        if (item_limit && item.get_ref<const std::string&>().size() > item_limit)
+            return make_error(ErrorCode::invalid_arguments, "an item of " + spec.name + " is too long");
+    return v;
+}
+
+// An object keeps only its declared boolean properties; one of another type is refused.
+nd_core::Result<nlohmann::json> check_object(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& prop : spec.bool_properties) {
+        auto it = v.find(prop);
+        if (it == v.end() || it->is_null())
+            continue;
+        if (!it->is_boolean())
+            return make_error(ErrorCode::invalid_arguments,
+                spec.name + "." + prop + (policy == ArgPolicy::drop ? " " : ": ") + "must be a boolean");
+        out[prop] = *it;
+    }
+    return out;
+}
+
+nd_core::Result<nlohmann::json> check_value(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
+{
+    switch (spec.type) {
+    case ArgType::string: return check_string(spec, policy, v);
+    case ArgType::integer:
+    case ArgType::number: return check_number(spec, policy, v);
+    case ArgType::string_array: return check_list(spec, policy, v);
+    case ArgType::object: return check_object(spec, policy, v);
+    case ArgType::boolean: return v;
+    }
+    return v;
+}
+
+// Under refuse, the first argument the declaration does not know, by name.
+nd_core::Result<void> refuse_unknown(const ToolDecl& decl, const nlohmann::json& arguments)
+{
+    for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+        const auto declared = [&](const ArgSpec& a) { return a.name == it.key(); };
+        if (std::none_of(decl.args.begin(), decl.args.end(), declared))
+            return make_error(ErrorCode::invalid_arguments, it.key() + ": " + decl.name + " takes no such argument");
+    }
+    return {};
+}
+
+} // namespace
+
+nd_core::Result<nlohmann::json> check_arguments(const ToolDecl& decl, const nlohmann::json& arguments)
+{
+    const ArgPolicy policy = decl.policy;
+    if (policy == ArgPolicy::drop && !arguments.is_object())
+        return make_error(ErrorCode::invalid_arguments, "arguments must be an object");
+    if (policy == ArgPolicy::refuse && !arguments.is_null() && !arguments.is_object())
+        return make_error(ErrorCode::invalid_arguments, "args must be a JSON object");
+    static const nlohmann::json none = nlohmann::json::object();
+    const nlohmann::json& given = arguments.is_object() ? arguments : none;
+    if (policy == ArgPolicy::refuse)
+        TRY_VOID(refuse_unknown(decl, given));
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& spec : decl.args) {
+        auto it = given.find(spec.name);
+        if (it == given.end() || it->is_null()) {
+            if (!spec.required)
+                continue;
+            if (policy == ArgPolicy::drop)
+                return make_error(ErrorCode::invalid_arguments, "missing required argument " + spec.name);
+            return refusal(spec, policy, "required, " + type_phrase(spec.type, policy));
+        }
+        if (!type_matches(spec.type, *it)) {
+            if (spec.required || spec.strict || policy == ArgPolicy::refuse)
+                return refusal(spec, policy, "must be " + type_phrase(spec.type, policy));
+            continue; // treated as absent
+        }
+        out[spec.name] = TRY(check_value(spec, policy, *it));
+    }
+    return out;
+}
+
+} // namespace nd_mcp
