@@ -9,11 +9,11 @@
 // Run: scripts/bench (Release build), or build/bench/driver_bench.
 
 #include "backend/mock/mock_backend.h"
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
+#include "core/engine/audit.h"
+#include "core/backend/consent.h"
+#include "core/engine/engine.h"
 #include "core/encode/png.h"
-#include "core/views.h"
+#include "core/model/views.h"
 #include "driver/dispatcher.h"
 #include "mcp/json_rpc.h"
 #include "mcp/mcp_methods.h"

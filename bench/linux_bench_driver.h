@@ -4,9 +4,9 @@
 // consent granted (the benches start the apps themselves) and the dispatcher, in-process.
 
 #include "backend/linux/linux_backend.h"
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
+#include "core/engine/audit.h"
+#include "core/backend/consent.h"
+#include "core/engine/engine.h"
 #include "driver/dispatcher.h"
 
 #include <nlohmann/json.hpp>

@@ -1,10 +1,10 @@
 // nish-driver: the model-facing driver of the in&space driver contract. Argument parsing only;
 // everything else lives in the engine and the driver front.
 
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
-#include "core/registry.h"
+#include "core/engine/audit.h"
+#include "core/backend/consent.h"
+#include "core/engine/engine.h"
+#include "core/backend/registry.h"
 #include "core/version.h"
 #include "backend/backend_select.h"
 #include "driver/control/control_pipe.h"

@@ -12,8 +12,8 @@
 // it never interleaves with another client's. Waits (wait, still) hold neither while they sleep.
 
 #include "core/backend/backend.h"
-#include "core/snapshot_store.h"
-#include "core/window_reads.h"
+#include "core/engine/snapshot_store.h"
+#include "core/engine/window_reads.h"
 #include "desk/config.h"
 #include "desk/safety_stop.h"
 

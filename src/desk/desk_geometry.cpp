@@ -1,6 +1,6 @@
 #include "desk/desk_geometry.h"
 
-#include "core/own_surface_guard.h"
+#include "core/engine/own_surface_guard.h"
 #include "desk/desk.h"
 
 namespace nd_desk {

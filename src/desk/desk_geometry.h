@@ -5,8 +5,8 @@
 // pixels to desk coordinates (docs/desk-verbs-act.md).
 
 #include "core/backend/synthetic_input.h"
-#include "core/snapshot.h"
-#include "core/window_reads.h"
+#include "core/model/snapshot.h"
+#include "core/engine/window_reads.h"
 
 #include <optional>
 #include <vector>
@@ -41,7 +41,7 @@ nd_core::Result<nd_core::Point> window_pixel_to_screen(const nd_core::WindowInfo
     std::string_view what);
 
 // reserved_for_person when the point lies on one of nish-driver's own surfaces (the consent dialog,
-// the takeover indicator and its Continue button: core/own_surface_guard.h), under the backend lock.
+// the takeover indicator and its Continue button: core/engine/own_surface_guard.h), under the backend lock.
 // The acting verbs call it before the allowlist and before taking the input lease, so the answer is
 // the same with or without an allowlist and while a takeover holds the display.
 nd_core::Result<void> refuse_own_surface(Desk&, nd_core::Point, std::string_view what);

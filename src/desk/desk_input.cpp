@@ -1,7 +1,7 @@
 #include "desk/desk_input.h"
 
-#include "core/guarded_input.h"
-#include "core/own_surface_guard.h"
+#include "core/engine/guarded_input.h"
+#include "core/engine/own_surface_guard.h"
 #include "desk/desk.h"
 
 namespace nd_desk {
@@ -110,7 +110,7 @@ nd_core::Result<void> DeskInput::click(Point at, MouseButton button, std::int32_
     TRY_VOID(refuse_at(at, "the point"));
     TRY_VOID(move(at));
     for (std::int32_t i = 0; i < count; ++i) {
-        // Apart as a hand's clicks are (core/guarded_input.h, MULTI_CLICK_GAP).
+        // Apart as a hand's clicks are (core/engine/guarded_input.h, MULTI_CLICK_GAP).
         if (i > 0 && !pause(nd_core::MULTI_CLICK_GAP))
             return check();
         TRY_VOID(check());

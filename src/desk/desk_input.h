@@ -7,7 +7,7 @@
 // held while sleeping; the call's stop token is checked before every step (each typed character,
 // each drag step), and every key and button still held is released on a stop, on an error and when
 // the DeskInput goes away. No point may lie on one of nish-driver's own surfaces and no key goes out
-// while one holds the focus (core/own_surface_guard.h): reserved_for_person, nothing sent.
+// while one holds the focus (core/engine/own_surface_guard.h): reserved_for_person, nothing sent.
 
 #include "core/backend/backend.h"
 #include "desk/verb.h"
@@ -65,7 +65,7 @@ private:
     std::vector<nd_core::MouseButton> m_held_buttons;
 };
 
-// Splits "ctrl+shift+t" into keysym names (core/guarded_input.h's aliases); invalid_arguments
+// Splits "ctrl+shift+t" into keysym names (core/engine/guarded_input.h's aliases); invalid_arguments
 // naming the part that is no key.
 nd_core::Result<std::vector<std::string>> parse_key_combination(std::string_view keys);
 

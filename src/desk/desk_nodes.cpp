@@ -1,6 +1,6 @@
 #include "desk/desk_nodes.h"
 
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
@@ -71,7 +71,7 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
         unnamed = unnamed || a.empty();
     if (unnamed || actions.empty())
         actions = TRY(actuator->action_names(ref.window(), e));
-    // The driver's click chooses the same way (core/act_actions.h): a toolkit's click, press or
+    // The driver's click chooses the same way (core/model/act_actions.h): a toolkit's click, press or
     // toggle, else the first action unless that one opens a menu or moves the focus.
     auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, e.role);
     if (!choice)

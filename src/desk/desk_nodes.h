@@ -3,7 +3,7 @@
 // What press and act share about a node: resolving its id with an error that says what to do next,
 // the hit test before a click at its centre, and its default action (docs/desk-verbs-act.md).
 
-#include "core/window_reads.h"
+#include "core/engine/window_reads.h"
 #include "desk/verb.h"
 
 #include <optional>
@@ -26,7 +26,7 @@ struct HitTest {
 // and the deepest showing node there is the node or inside it.
 nd_core::Result<HitTest> hit_test(Desk&, const nd_core::ElementRef&);
 
-// Runs the node's click action as the driver's click chooses it (core/act_actions.h): its default
+// Runs the node's click action as the driver's click chooses it (core/model/act_actions.h): its default
 // action unless that opens a menu or moves the focus; action_failed naming its actions when none fits.
 nd_core::Result<std::string> run_default_action(Desk&, const nd_core::ElementRef&);
 

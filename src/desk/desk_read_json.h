@@ -5,7 +5,7 @@
 // check them without a desktop.
 
 #include "core/backend/screen.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <nlohmann/json.hpp>
 

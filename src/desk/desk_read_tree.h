@@ -4,7 +4,7 @@
 // (bounds: true, at) and the key bindings (keys: true). Both read the live app under the backend
 // lock and fill a copy; the shared snapshot stays as it was read.
 
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 #include "desk/desk.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #include "desk/desk_shot.h"
 
 #include "core/encode/png.h"
-#include "core/secure_blackout.h"
+#include "core/engine/secure_blackout.h"
 #include "desk/desk.h"
 
 #include <algorithm>
@@ -117,7 +117,7 @@ nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect)
                 unknown_bounds = unknown_bounds || e.is(nd_core::STATE_SHOWING);
                 continue;
             }
-            nd_core::black_out(shot.image, Frame{e.frame.x - rect.x, e.frame.y - rect.y, e.frame.w, e.frame.h});
+            nd_core::black_out(shot.image, nd_core::PixelRect{e.frame.x - rect.x, e.frame.y - rect.y, e.frame.w, e.frame.h});
             ++shot.secure_fields;
         }
         if (unknown_bounds)

@@ -2,13 +2,13 @@
 
 // The pictures of desk_shot with every secure field blacked out before anything is encoded
 // (docs/desk-verbs-act.md). A window shot blacks out the secure fields of a whole read of that
-// window, as the driver's screenshot does (core/secure_blackout.h). A screen shot shows windows the
+// window, as the driver's screenshot does (core/engine/secure_blackout.h). A screen shot shows windows the
 // desk did not read, so it searches each shown window for password fields and blacks them out; the
 // visible part of a window that cannot be searched in time, or whose app the allowlist leaves out,
 // is blacked out whole. Nothing here encodes or writes files.
 
 #include "core/backend/capture.h"
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <chrono>

@@ -3,7 +3,7 @@
 // The pipeline every act tool shares: resolve the target (a token against a fresh read, or a
 // window), perform, settle, diff, judge, observe (§7.1), render. A tool supplies only `perform`.
 
-#include "core/act_result.h"
+#include "core/engine/act_result.h"
 #include "driver/tool.h"
 
 namespace nd_driver {

@@ -1,7 +1,7 @@
 #include "driver/common.h"
 
-#include "core/act_result.h"
-#include "core/guarded_input.h"
+#include "core/engine/act_result.h"
+#include "core/engine/guarded_input.h"
 #include "core/encode/json_writer.h"
 
 namespace nd_driver {

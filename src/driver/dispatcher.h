@@ -5,7 +5,7 @@
 // refusal of acts) once, asks the host's approval where one is needed (driver/approvals.h), calls
 // the handler, turns errors into the envelope, and audits the call.
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "driver/approvals.h"
 #include "driver/tool.h"
 #include "mcp/tool_host.h"

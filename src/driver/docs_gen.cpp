@@ -1,6 +1,6 @@
 #include "driver/docs_gen.h"
 
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 #include "core/errors.h"
 #include "core/version.h"
 #include "driver/tool_registry.h"
@@ -61,7 +61,7 @@ std::string tools_markdown()
 std::string act_actions_markdown()
 {
     std::string out = "# Which action an act runs\n\n"
-                      "Generated from `src/core/act_actions.cpp` by `nish-docgen`; do not edit by hand.\n\n"
+                      "Generated from `src/core/model/act_actions.cpp` by `nish-docgen`; do not edit by hand.\n\n"
                       "A headless act runs one of the element's own actions, chosen by name: the first name of its "
                       "row that the element has, in the row's order. Names compare without case and with `-`, `_` "
                       "and ` ` alike (`click-ancestor` = `Click Ancestor`). Chromium and Gecko name an element's "

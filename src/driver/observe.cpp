@@ -1,8 +1,8 @@
 #include "driver/observe.h"
 
-#include "core/act_result.h"
+#include "core/engine/act_result.h"
 #include "core/encode/base64.h"
-#include "core/view_render.h"
+#include "core/model/view_render.h"
 
 namespace nd_driver {
 

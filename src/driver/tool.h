@@ -5,7 +5,7 @@
 // argument check, the tools/list entry and the docs all come, and what is the driver's own: the
 // tool's class, whether it needs a session, and its handler.
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/result.h"
 #include "mcp/tool_decl.h"
 #include "mcp/tool_output.h"

@@ -1,8 +1,8 @@
 // The pure helpers of the desk's acting verbs: key combinations, the mapping of a window shot's
 // pixels to desk coordinates, the hit test's pieces (window at a point, deepest node at a point),
-// crops, and the secure-field blackout shared with the driver (core/secure_blackout.h).
+// crops, and the secure-field blackout shared with the driver (core/engine/secure_blackout.h).
 
-#include "core/secure_blackout.h"
+#include "core/engine/secure_blackout.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
 #include "desk/desk_shot.h"

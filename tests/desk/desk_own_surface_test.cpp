@@ -1,4 +1,4 @@
-// The desk never sends input onto nish-driver's own surfaces (core/own_surface_guard.h): desk click,
+// The desk never sends input onto nish-driver's own surfaces (core/engine/own_surface_guard.h): desk click,
 // drag and scroll at a point under one (a MockBackend hook places it), and a press or act click at
 // a node under one, are refused with reserved_for_person before the allowlist is asked, with and
 // without an allowlist, and nothing is sent; keys wait while a surface holds the focus; desk at

@@ -5,7 +5,7 @@
 
 #include "browser_acts.h"
 
-#include "core/labels.h"
+#include "core/model/labels.h"
 
 #include <filesystem>
 #include <regex>
@@ -71,7 +71,7 @@ TEST_F(Gtk4, WidgetFactoryReadsWithToolkitRoles)
 }
 
 // GTK4 names unlabelled widgets by their class (GtkButton, GtkImage, GtkMenuButton). Every view
-// shows a label a person reads instead (core/labels.h): the raw read has dozens of class names, the
+// shows a label a person reads instead (core/model/labels.h): the raw read has dozens of class names, the
 // driver's read none, and buttons named by class read by their child label.
 TEST_F(Gtk4, ClassNamesGiveWayToLabelsAPersonReads)
 {
@@ -141,7 +141,7 @@ TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)
     auto window = wait_for_window(app, "gtk4-widget-factory", 500, APP_START);
     ASSERT_FALSE(window.is_null());
     // GTK 4.8 gives a check box an action only when it is a GtkSwitch ("Toggle"); see the next test.
-    // Its accessible name is its class name, which a read shows as no name (core/labels.h).
+    // Its accessible name is its class name, which a read shows as no name (core/model/labels.h).
     auto box = find_row(read_all(window), "check_box", "", [](const json& row) {
         return has_state(row, "enabled") && !row["actions"].empty();
     });

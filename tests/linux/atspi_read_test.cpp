@@ -4,7 +4,7 @@
 #include "atspi_test_app.h"
 
 #include "backend/linux/atspi/atspi_message.h"
-#include "core/policy.h"
+#include "core/model/policy.h"
 
 #include <algorithm>
 #include <array>

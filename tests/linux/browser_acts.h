@@ -6,7 +6,7 @@
 // that appear). Every browser runs the same checks, so a toolkit that names its actions otherwise
 // fails the same test, not a copy of it.
 
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 #include "tool_test_support.h"
 
 #include <algorithm>

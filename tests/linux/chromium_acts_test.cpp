@@ -1,7 +1,7 @@
 // Headless clicks on Chromium's own controls (fixtures/web/controls.html): a button, a toggle
 // button with aria-pressed, a check box, a radio, a link, a <details> summary, an ARIA menu item,
 // tab and tree item, a contenteditable region and a <select>. Each runs the action Chromium names for
-// it (press, check, jump, open, ...) through the act table (core/act_actions.h), and the rows a read
+// it (press, check, jump, open, ...) through the act table (core/model/act_actions.h), and the rows a read
 // returns carry those names, not the empty localized ones. The checks are shared with the Firefox
 // test (browser_acts.h).
 

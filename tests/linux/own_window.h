@@ -8,7 +8,7 @@
 
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_own_marker.h"
-#include "core/element.h"
+#include "core/model/element.h"
 #include "linux/app_process.h"
 
 #include <xcb/shape.h>

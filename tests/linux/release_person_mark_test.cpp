@@ -10,8 +10,8 @@
 #include "linux/person_input.h"
 
 #include "backend/linux/x11/x11_consent_dialog.h"
-#include "core/session.h"
-#include "core/consent.h"
+#include "core/engine/session.h"
+#include "core/backend/consent.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

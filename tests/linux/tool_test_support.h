@@ -8,9 +8,9 @@
 
 #include "app_process.h"
 #include "backend/linux/linux_backend.h"
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
+#include "core/engine/audit.h"
+#include "core/backend/consent.h"
+#include "core/engine/engine.h"
 #include "driver/dispatcher.h"
 
 #include <nlohmann/json.hpp>

@@ -10,7 +10,7 @@
 #include "linux/mcp_driver.h"
 #include "linux/x11_test_support.h"
 
-#include "core/session.h"
+#include "core/engine/session.h"
 
 #include <gtest/gtest.h>
 

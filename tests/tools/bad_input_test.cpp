@@ -1,7 +1,7 @@
 // The bad-input table (§8): for every tool, wrong types, missing required arguments, unknown extra
 // arguments, oversized strings and garbage tokens each give the contract's answer, never a crash.
 
-#include "core/schemas.h"
+#include "core/model/schemas.h"
 #include "driver/tool_registry.h"
 #include "schema_validate.h"
 #include "tool_harness.h"

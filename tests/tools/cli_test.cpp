@@ -1,7 +1,7 @@
 // The program surface others rely on: --version, doctor --json (valid against doctor_schema(), exit
 // 0 only when ready, with and without a usable backend), and clear refusals of bad arguments.
 
-#include "core/registry.h"
+#include "core/backend/registry.h"
 #include "core/version.h"
 #include "schema_validate.h"
 

@@ -2,7 +2,7 @@
 // called on the mock and each output is validated against output_schema(tool) or error_schema().
 
 #include "core/errors.h"
-#include "core/schemas.h"
+#include "core/model/schemas.h"
 #include "driver/tool_registry.h"
 #include "tool_harness.h"
 #include "schema_validate.h"

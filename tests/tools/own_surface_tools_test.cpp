@@ -1,4 +1,4 @@
-// Our own input never lands on our approval surfaces (core/own_surface_guard.h): a takeover's
+// Our own input never lands on our approval surfaces (core/engine/own_surface_guard.h): a takeover's
 // click, scroll and drag at a point under one of nish-driver's surfaces (the consent dialog, the
 // indicator, its Continue button; a MockBackend hook places one) is refused with
 // reserved_for_person and sends nothing, keys are refused while a surface holds the focus, and a

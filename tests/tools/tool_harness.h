@@ -4,9 +4,9 @@
 // them (ToolHost::call_tool), with results parsed back from their serialized form.
 
 #include "backend/mock/mock_backend.h"
-#include "core/audit.h"
-#include "core/consent.h"
-#include "core/engine.h"
+#include "core/engine/audit.h"
+#include "core/backend/consent.h"
+#include "core/engine/engine.h"
 #include "driver/dispatcher.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // click, double_click and right_click on elements named as Chromium and Qt name their actions
-// (core/act_actions.h): the act runs the toolkit's own action, and an element with no fitting
+// (core/model/act_actions.h): the act runs the toolkit's own action, and an element with no fitting
 // action fails naming what it has.
 
 #include "tool_harness.h"

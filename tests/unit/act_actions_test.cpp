@@ -1,7 +1,7 @@
-// The act table (core/act_actions.h): which of an element's own actions each act runs, for the
+// The act table (core/model/act_actions.h): which of an element's own actions each act runs, for the
 // names GTK3, GTK4, Qt, Chromium and Gecko give them.
 
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 
 #include <gtest/gtest.h>
 

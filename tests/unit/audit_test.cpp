@@ -1,4 +1,4 @@
-#include "core/audit.h"
+#include "core/engine/audit.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

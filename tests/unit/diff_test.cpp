@@ -1,7 +1,7 @@
 // Diffs between two reads of a window, matched by backend key: added, removed and changed (name,
 // value, states), the entry cap, and secure values that never appear.
 
-#include "core/diff.h"
+#include "core/model/diff.h"
 
 #include "tree_fixture.h"
 

@@ -2,7 +2,7 @@
 // for a pause and a resume (session, reason, by, at_ms; never keys or positions), and the overlay's
 // Continue handler that the engine wires up and unwires.
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 
 #include "backend/mock/mock_backend.h"
 

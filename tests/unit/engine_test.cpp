@@ -2,7 +2,7 @@
 // Calculator): sessions and consent, the takeover and its indicator, window targeting (§2.3) and
 // token resolution.
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 
 #include "backend/mock/mock_backend.h"
 

@@ -2,7 +2,7 @@
 // person's input arrives "during" a call through HookedInput, which forwards to the mock's input
 // and runs a test's hook after each call, so the timing is exact and needs no threads.
 
-#include "core/guarded_input.h"
+#include "core/engine/guarded_input.h"
 
 #include "backend/mock/mock_backend.h"
 

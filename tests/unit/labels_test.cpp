@@ -1,7 +1,7 @@
 // Labels a person would read: class names give way to the description or the child label, and a
 // name that repeats its child label is cut to it, as every view then shows.
 
-#include "core/labels.h"
+#include "core/model/labels.h"
 
 #include "tree_fixture.h"
 

@@ -2,7 +2,7 @@
 // registry report, and the hooks tests use to play the person and the apps.
 
 #include "backend/mock/mock_backend.h"
-#include "core/policy.h"
+#include "core/model/policy.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

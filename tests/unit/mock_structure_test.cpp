@@ -3,7 +3,7 @@
 // structural changes (Send, Sign in, a tab) change it.
 
 #include "backend/mock/mock_backend.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 
 namespace {
 
-using nd_core::Frame;
+using nd_core::PixelRect;
 using nd_core::Image;
 
 std::uint32_t read_u32(const std::string& s, std::size_t at)
@@ -365,33 +365,33 @@ Image white(std::int32_t w, std::int32_t h) { return Image{w, h, std::vector<std
 TEST(PngTest, BlackOutClips)
 {
     Image img = white(4, 3);
-    nd_core::black_out(img, Frame{1, 1, 2, 1});
+    nd_core::black_out(img, nd_core::PixelRect{1, 1, 2, 1});
     EXPECT_EQ(black_mask(img), "...." ".##." "....");
 
     img = white(4, 3);
-    nd_core::black_out(img, Frame{-2, -5, 3, 6}); // off the top-left corner
+    nd_core::black_out(img, nd_core::PixelRect{-2, -5, 3, 6}); // off the top-left corner
     EXPECT_EQ(black_mask(img), "#..." "...." "....");
 
     img = white(4, 3);
-    nd_core::black_out(img, Frame{3, 2, 100, 100}); // past the bottom-right corner
+    nd_core::black_out(img, nd_core::PixelRect{3, 2, 100, 100}); // past the bottom-right corner
     EXPECT_EQ(black_mask(img), "...." "...." "...#");
 
     img = white(4, 3);
-    nd_core::black_out(img, Frame{INT32_MAX - 1, 0, INT32_MAX, 3});
-    nd_core::black_out(img, Frame{-10, -10, 5, 5});
-    nd_core::black_out(img, Frame{4, 0, 2, 2});
-    nd_core::black_out(img, Frame{1, 1, 0, 5});
-    nd_core::black_out(img, Frame{1, 1, -3, -3});
+    nd_core::black_out(img, nd_core::PixelRect{INT32_MAX - 1, 0, INT32_MAX, 3});
+    nd_core::black_out(img, nd_core::PixelRect{-10, -10, 5, 5});
+    nd_core::black_out(img, nd_core::PixelRect{4, 0, 2, 2});
+    nd_core::black_out(img, nd_core::PixelRect{1, 1, 0, 5});
+    nd_core::black_out(img, nd_core::PixelRect{1, 1, -3, -3});
     EXPECT_EQ(black_mask(img), "...." "...." "....");
 
     img = white(4, 3);
-    nd_core::black_out(img, Frame{INT32_MIN, INT32_MIN, INT32_MAX, INT32_MAX}); // ends at -1: outside
+    nd_core::black_out(img, nd_core::PixelRect{INT32_MIN, INT32_MIN, INT32_MAX, INT32_MAX}); // ends at -1: outside
     EXPECT_EQ(black_mask(img), "...." "...." "....");
-    nd_core::black_out(img, Frame{-1, -1, INT32_MAX, INT32_MAX});
+    nd_core::black_out(img, nd_core::PixelRect{-1, -1, INT32_MAX, INT32_MAX});
     EXPECT_EQ(black_mask(img), "####" "####" "####");
 
     Image broken{4, 3, std::vector<std::uint8_t>(5, 255)};
-    nd_core::black_out(broken, Frame{0, 0, 4, 3}); // malformed: left alone, no crash
+    nd_core::black_out(broken, PixelRect{0, 0, 4, 3}); // malformed: left alone, no crash
     EXPECT_EQ(broken.rgba, std::vector<std::uint8_t>(5, 255));
 }
 

@@ -1,5 +1,5 @@
-#include "core/element.h"
-#include "core/policy.h"
+#include "core/model/element.h"
+#include "core/model/policy.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/registry.h"
+#include "core/backend/registry.h"
 #include "core/version.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // a structural change mints a new one and supersedes the old, invalidate_all supersedes every id,
 // and superseded ids are told apart from ids never issued.
 
-#include "core/snapshot_store.h"
+#include "core/engine/snapshot_store.h"
 
 #include "tree_fixture.h"
 

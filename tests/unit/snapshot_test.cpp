@@ -1,7 +1,7 @@
 // finish_tree (depth, child and descendant counts, the structure hash) and element tokens
 // <snapshot_id>:<N> (docs/tokens.md).
 
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include "tree_fixture.h"
 

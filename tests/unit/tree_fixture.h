@@ -5,7 +5,7 @@
 // distinct backend key, and snapshot() runs finish_tree() as a backend read would.
 
 #include "core/backend/tree_reader.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // Rendering views: the text lines the model reads and the JSON rows of get_window_state. Secure
 // values are never rendered, whatever the element holds.
 
-#include "core/view_render.h"
+#include "core/model/view_render.h"
 
 #include "tree_fixture.h"
 

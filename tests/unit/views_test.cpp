@@ -1,7 +1,7 @@
 // Views as projections of one snapshot (§3): the full view with its limits counted from a root,
 // the skeleton's row rule and its parent links, drill-down from a root, and cut_text.
 
-#include "core/views.h"
+#include "core/model/views.h"
 
 #include "tree_fixture.h"
 

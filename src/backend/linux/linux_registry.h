@@ -6,7 +6,7 @@
 
 #include "backend/linux/atspi/atspi_probe.h"
 #include "backend/linux/x11/x11_probe.h"
-#include "core/registry.h"
+#include "core/backend/registry.h"
 
 namespace nd_linux {
 

@@ -1,7 +1,7 @@
 #include "backend/mock/mock_input.h"
 
 #include "backend/mock/effects.h"
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 #include "core/encode/utf8.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "backend/mock/mock_model.h"
 
-#include "core/policy.h"
+#include "core/model/policy.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 // children; a node's `key` is unique within its window and becomes Element::key. Nothing here is
 // thread-safe on its own: MockDesktop guards the whole model with one mutex.
 
-#include "core/element.h"
+#include "core/model/element.h"
 
 #include <nlohmann/json.hpp>
 

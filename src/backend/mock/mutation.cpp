@@ -1,7 +1,7 @@
 #include "backend/mock/mutation.h"
 
 #include "backend/mock/tree_builder.h"
-#include "core/policy.h"
+#include "core/model/policy.h"
 
 #include <algorithm>
 #include <array>

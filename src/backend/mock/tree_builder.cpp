@@ -178,7 +178,7 @@ nd_core::Result<void> TreeBuilder::fill_fields(Node& node, const json& element, 
         for (const auto& s : *states) {
             std::uint32_t bit = s.is_string() ? nd_core::state_from_name(s.get<std::string>()) : 0;
             if (bit == 0)
-                return fail(path, "unknown state " + s.dump() + " (see src/core/element.cpp)");
+                return fail(path, "unknown state " + s.dump() + " (see src/core/model/element.cpp)");
             node.states |= bit;
         }
     }

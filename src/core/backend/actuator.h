@@ -5,7 +5,7 @@
 // Elements are named by the values of a snapshot; the backend maps `key` back to its live handle
 // and fails with element_not_found when it is gone.
 
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <string>

@@ -8,7 +8,7 @@
 #include "core/backend/actuator.h"
 #include "core/backend/capture.h"
 #include "core/backend/clipboard.h"
-#include "core/consent.h"
+#include "core/backend/consent.h"
 #include "core/backend/element_finder.h"
 #include "core/backend/input_lease.h"
 #include "core/backend/input_watcher.h"
@@ -18,7 +18,7 @@
 #include "core/backend/synthetic_input.h"
 #include "core/backend/tree_reader.h"
 #include "core/backend/window_source.h"
-#include "core/registry.h"
+#include "core/backend/registry.h"
 
 #include <string>
 

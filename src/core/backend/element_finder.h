@@ -16,7 +16,7 @@
 // - Every search has a deadline: an app that does not answer yields app_not_responding or
 //   timed_out, a window that is gone window_target_not_found.
 
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <chrono>

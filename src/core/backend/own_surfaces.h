@@ -4,7 +4,7 @@
 // indicator (its frame and label, which stand for the person's control) and its Continue button.
 // Synthetic input from any nish process must never land on one, whichever process showed it (a
 // shuttle daemon must not click nish-driver's consent dialog, nor nish-driver its own). Every input
-// path asks here before it sends (core/own_surface_guard.h); the guard refuses with
+// path asks here before it sends (core/engine/own_surface_guard.h); the guard refuses with
 // reserved_for_person and never falls back to the window underneath.
 //
 // Owner: the backend; null where a backend shows no such windows. Not thread-safe: callers hold the
@@ -13,7 +13,7 @@
 // means the question could not be answered, and the guard then refuses the input.
 
 #include "core/backend/synthetic_input.h"
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <optional>

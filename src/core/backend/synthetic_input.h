@@ -3,7 +3,7 @@
 // Synthetic pointer and keyboard (XTEST on X11), used only in a takeover session. The engine logs
 // every target before it calls these (input_log.h) and checks for the person's input between calls.
 
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <string_view>

@@ -5,7 +5,7 @@
 // the engine calls finish_tree(). Every read has a deadline: a hung app yields app_not_responding
 // or timed_out, never a hung driver.
 
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <chrono>

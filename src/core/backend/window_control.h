@@ -9,7 +9,7 @@
 // A backend offers these through DeskParts, an interface it may implement next to Backend; the desk
 // finds it with dynamic_cast, so backends without it (the mock) need no change.
 
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <chrono>

@@ -3,7 +3,7 @@
 // Lists the desktop's top-level windows. Owner: the backend. Topmost first (stacking order), every
 // window of every app: scope filtering is the engine's job, not the backend's.
 
-#include "core/element.h"
+#include "core/model/element.h"
 #include "core/result.h"
 
 #include <vector>

@@ -176,7 +176,7 @@ std::string encode_png(const Image& image)
     return png;
 }
 
-void black_out(Image& image, const Frame& rect)
+void black_out(Image& image, const PixelRect& rect)
 {
     if (!image_is_valid(image) || rect.w <= 0 || rect.h <= 0)
         return;

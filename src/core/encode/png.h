@@ -1,11 +1,10 @@
 #pragma once
 
 // PNG encoding of captured windows, and blacking out secure fields before encoding. The engine
-// does both (capture.h: a backend never does); secure fields are blacked out on the pixels, so
+// does both (backend/capture.h: a backend never does); secure fields are blacked out on the pixels, so
 // no encoder option or later crop can bring them back.
 
-#include "core/backend/capture.h"
-#include "core/element.h"
+#include "core/encode/image.h"
 
 #include <string>
 
@@ -23,6 +22,6 @@ std::string encode_png(const Image&);
 
 // Paints `rect` (image pixels) opaque black, clipped to the image. An empty or fully outside rect
 // changes nothing; a malformed image is left alone.
-void black_out(Image&, const Frame& rect);
+void black_out(Image&, const PixelRect& rect);
 
 } // namespace nd_core

@@ -1,4 +1,4 @@
-#include "core/own_surface_guard.h"
+#include "core/engine/own_surface_guard.h"
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_read_json.h"

@@ -1,6 +1,6 @@
 #include "driver/control/control_commands.h"
 
-#include "core/act_result.h"
+#include "core/engine/act_result.h"
 #include "core/encode/json_writer.h"
 
 #include <nlohmann/json.hpp>

@@ -13,7 +13,7 @@
 //
 // A request's "id" (a string or a number), when present, is echoed in its reply.
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "driver/control/approval_broker.h"
 
 #include <string>

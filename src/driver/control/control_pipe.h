@@ -11,8 +11,8 @@
 // the engine. End of file on IN ends the reader quietly; events still go out. The pipe does not
 // own the descriptors' lifetime beyond closing nothing: the caller keeps them open while it runs.
 
-#include "core/engine.h"
-#include "core/engine_events.h"
+#include "core/engine/engine.h"
+#include "core/engine/engine_events.h"
 #include "driver/control/approval_broker.h"
 #include "driver/control/control_commands.h"
 

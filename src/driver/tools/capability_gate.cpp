@@ -1,6 +1,6 @@
 #include "driver/tools/capability_gate.h"
 
-#include "core/registry.h"
+#include "core/backend/registry.h"
 
 namespace nd_driver::tools {
 

@@ -1,4 +1,4 @@
-#include "core/policy.h"
+#include "core/model/policy.h"
 #include "driver/tools/capability_gate.h"
 #include "driver/tools/tools.h"
 

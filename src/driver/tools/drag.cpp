@@ -1,5 +1,5 @@
-#include "core/guarded_input.h"
-#include "core/schemas.h"
+#include "core/engine/guarded_input.h"
+#include "core/model/schemas.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
 #include "driver/tools/tools.h"

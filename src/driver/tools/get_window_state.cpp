@@ -1,5 +1,5 @@
-#include "core/schemas.h"
-#include "core/view_render.h"
+#include "core/model/schemas.h"
+#include "core/model/view_render.h"
 #include "driver/common.h"
 #include "driver/observe.h"
 #include "driver/tools/tools.h"

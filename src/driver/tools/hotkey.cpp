@@ -1,4 +1,4 @@
-#include "core/schemas.h"
+#include "core/model/schemas.h"
 #include "driver/common.h"
 #include "driver/tools/key_act.h"
 #include "driver/tools/tools.h"

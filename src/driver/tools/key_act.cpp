@@ -1,6 +1,6 @@
 #include "driver/tools/key_act.h"
 
-#include "core/guarded_input.h"
+#include "core/engine/guarded_input.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
 

@@ -1,4 +1,4 @@
-#include "core/guarded_input.h"
+#include "core/engine/guarded_input.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
 #include "driver/tools/tools.h"

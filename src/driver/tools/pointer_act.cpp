@@ -1,7 +1,7 @@
 #include "driver/tools/pointer_act.h"
 
-#include "core/guarded_input.h"
-#include "core/schemas.h"
+#include "core/engine/guarded_input.h"
+#include "core/model/schemas.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
 

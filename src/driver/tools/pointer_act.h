@@ -1,9 +1,9 @@
 #pragma once
 
 // click, double_click and right_click differ only in which element action they run headless (their
-// row of core/act_actions.h) and which button and count they send in a takeover; this builds all three.
+// row of core/model/act_actions.h) and which button and count they send in a takeover; this builds all three.
 
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 #include "driver/tool.h"
 
 namespace nd_driver::tools {

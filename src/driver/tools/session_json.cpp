@@ -1,6 +1,6 @@
 #include "driver/tools/session_json.h"
 
-#include "core/schemas.h"
+#include "core/model/schemas.h"
 
 namespace nd_driver::tools {
 

@@ -2,7 +2,7 @@
 
 // The session state start_session and get_session_state both report.
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/schemas.h"
+#include "core/model/schemas.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
 #include "driver/tools/tools.h"

@@ -4,8 +4,8 @@
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_value_routes.h"
-#include "core/act_actions.h"
-#include "core/policy.h"
+#include "core/model/act_actions.h"
+#include "core/model/policy.h"
 
 
 namespace nd_linux {

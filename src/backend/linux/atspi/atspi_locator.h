@@ -6,7 +6,7 @@
 
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_cache.h"
-#include "core/element.h"
+#include "core/model/element.h"
 
 #include <memory>
 #include <string>

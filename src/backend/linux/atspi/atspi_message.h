@@ -7,7 +7,7 @@
 // copied as given (the engine escapes and cuts), but a reader caps their length.
 
 #include "backend/linux/atspi/atspi_roles.h"
-#include "core/element.h"
+#include "core/model/element.h"
 
 #include <optional>
 #include <string>

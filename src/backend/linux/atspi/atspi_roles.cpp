@@ -1,7 +1,7 @@
 #include "backend/linux/atspi/atspi_roles.h"
 
-#include "core/element.h"
-#include "core/policy.h"
+#include "core/model/element.h"
+#include "core/model/policy.h"
 
 #include <array>
 #include <utility>

@@ -2,7 +2,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
-#include "core/act_actions.h"
+#include "core/model/act_actions.h"
 
 #include <algorithm>
 #include <charconv>

@@ -17,7 +17,7 @@
 
 #include "backend/linux/x11/x11_consent_layout.h"
 #include "backend/linux/x11/x11_person_rule.h"
-#include "core/consent.h"
+#include "core/backend/consent.h"
 
 #include <chrono>
 #include <mutex>

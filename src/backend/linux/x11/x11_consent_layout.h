@@ -5,7 +5,7 @@
 // in window coordinates. No X or cairo here, so the layout is the same whether or not anything is
 // drawn, and tests click exactly where the dialog hit-tests.
 
-#include "core/consent.h"
+#include "core/backend/consent.h"
 
 #include <cstdint>
 #include <optional>

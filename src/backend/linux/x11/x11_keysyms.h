@@ -1,7 +1,7 @@
 #pragma once
 
 // Keysym names and characters as X keysym numbers, without Xlib or xkbcommon: the synthetic input
-// needs only the names the engine passes (normalize_key_name in core/guarded_input.h: one printable
+// needs only the names the engine passes (normalize_key_name in core/engine/guarded_input.h: one printable
 // ASCII character, or a keysym name such as Return, F5, Control_L, comma, KP_Enter) and the keysym
 // of a typed character.
 

@@ -1,0 +1,27 @@
+#include "core/engine/secure_blackout.h"
+
+#include "core/encode/png.h"
+
+namespace nd_core {
+
+Result<void> check_secure_fields_known(const Snapshot& snap)
+{
+    if (snap.budget_truncated)
+        return make_error(ErrorCode::secure_field_refused,
+            "no screenshot: the window's tree was cut at the whole-window budget, so secure fields may be unknown");
+    for (const auto& e : snap.elements)
+        if (e.secure() && e.is(STATE_SHOWING) && !e.has_frame)
+            return make_error(ErrorCode::secure_field_refused, "no screenshot: a secure field has no known bounds");
+    return {};
+}
+
+void black_out_secure_fields(Image& image, const Snapshot& snap, std::int32_t origin_x, std::int32_t origin_y)
+{
+    for (const auto& e : snap.elements) {
+        if (!e.secure())
+            continue;
+        black_out(image, PixelRect{e.frame.x - origin_x, e.frame.y - origin_y, e.frame.w, e.frame.h});
+    }
+}
+
+} // namespace nd_core

@@ -1,0 +1,127 @@
+#include "core/model/act_actions.h"
+
+#include <algorithm>
+
+namespace nd_core {
+
+namespace {
+
+// Context-menu actions: right_click's names, and never a click. Chromium "showContextMenu", Qt
+// "ShowMenu", older GTK "menu" / "popup", GTK4 "menu.popup" (a widget action, below).
+constexpr std::string_view MENU_NAMES[] = {"showcontextmenu", "show_context_menu", "showmenu", "show_menu",
+    "context_menu", "contextmenu", "menu", "popup", "popup_menu", "menu.popup"};
+
+// Actions that a click must not run even as the element's default: they move focus, step a value
+// or scroll (Qt "SetFocus", "Increase", "Scroll Up", "Next Page").
+constexpr std::string_view NOT_CLICK_NAMES[] = {"setfocus", "set_focus", "focus", "increase", "decrease",
+    "scroll_left", "scroll_right", "scroll_up", "scroll_down", "previous_page", "next_page"};
+
+std::vector<ActActions> build_table()
+{
+    std::vector<ActActions> table;
+    table.push_back({
+        .kind = ActKind::click,
+        .name = "click",
+        .used_by = "click; double_click's fallback; shuttle press and act action",
+        // GTK3 "click" before "press": a GTK3 button's "press" alone would leave it pressed.
+        // Chromium and Gecko name the default action by its verb; Qt "Press" and "Toggle". Gecko
+        // also says "cycle" (a mixed check box) and "close" (an open select).
+        .names = {"click", "press", "activate", "toggle", "check", "uncheck", "cycle", "jump", "open", "close",
+            "select", "switch", "expand", "collapse", "click_ancestor", "clickancestor"},
+        .default_fallback = true,
+    });
+    table.push_back({
+        .kind = ActKind::double_click,
+        .name = "double_click",
+        .used_by = "double_click",
+        // A row's "activate" is what a double click does (GTK3 tree rows, GTK4 list rows).
+        .names = {"activate", "doubleclick", "double_click"},
+        .click_repeat = 2,
+    });
+    ActActions right{.kind = ActKind::right_click, .name = "right_click", .used_by = "right_click"};
+    for (auto n : MENU_NAMES)
+        right.names.push_back(n);
+    table.push_back(std::move(right));
+    return table;
+}
+
+template <typename List> bool listed(const List& list, std::string_view normalized)
+{
+    return std::find(std::begin(list), std::end(list), normalized) != std::end(list);
+}
+
+std::optional<std::string> first_named(const ActActions& row, const std::vector<std::string>& actions)
+{
+    // Preference is the table's order, not the element's: GTK3 may list "press" after "click".
+    for (auto wanted : row.names)
+        for (const auto& a : actions)
+            if (normalize_action_name(a) == wanted)
+                return a;
+    return std::nullopt;
+}
+
+} // namespace
+
+const std::vector<ActActions>& act_action_table()
+{
+    static const std::vector<ActActions> table = build_table();
+    return table;
+}
+
+const ActActions& act_actions(ActKind kind) { return act_action_table()[static_cast<std::size_t>(kind)]; }
+
+std::string normalize_action_name(std::string_view name)
+{
+    std::string out(name);
+    for (auto& c : out) {
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+        else if (c == '-' || c == ' ')
+            c = '_';
+    }
+    return out;
+}
+
+bool same_action_name(std::string_view a, std::string_view b) { return normalize_action_name(a) == normalize_action_name(b); }
+
+bool not_click_action(std::string_view name)
+{
+    const auto n = normalize_action_name(name);
+    // GTK4 lists a widget's own commands as its actions, named "group.name": a label's first is
+    // "clipboard.copy", a window's "win.<anything the app installed>". Running one is not a click.
+    return listed(MENU_NAMES, n) || listed(NOT_CLICK_NAMES, n) || n.find('.') != std::string::npos;
+}
+
+std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions, std::string_view role)
+{
+    const auto& row = act_actions(kind);
+    if (auto named = first_named(row, actions))
+        return ActionChoice{*named, 1};
+    if (row.default_fallback && !actions.empty() && !actions.front().empty() && !not_click_action(actions.front()))
+        return ActionChoice{actions.front(), 1};
+    if (row.click_repeat > 0)
+        if (auto click = choose_action(ActKind::click, actions))
+            return ActionChoice{click->action, row.click_repeat};
+    if (kind == ActKind::click && is_menu_entry(role))
+        if (auto menu = first_named(act_actions(ActKind::right_click), actions))
+            return ActionChoice{*menu, 1};
+    return std::nullopt;
+}
+
+bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }
+
+std::string describe_actions(const std::vector<std::string>& actions)
+{
+    if (actions.empty())
+        return "none";
+    std::string out = "[";
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+        if (i > 0)
+            out += ", ";
+        // Names come from the app: cut them so a hostile one cannot flood a message.
+        out += "\"" + actions[i].substr(0, 64) + "\"";
+    }
+    return out + "]";
+}
+
+} // namespace nd_core

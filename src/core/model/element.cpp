@@ -1,0 +1,39 @@
+#include "core/model/element.h"
+
+#include "core/model/policy.h"
+
+#include <array>
+
+namespace nd_core {
+
+namespace {
+
+constexpr std::array<std::string_view, STATE_COUNT> NAMES = {
+    "focused", "focusable", "enabled", "checked", "checkable", "selected", "selectable", "expanded",
+    "expandable", "editable", "secure", "showing", "modal", "multi_line", "busy", "pressed",
+};
+
+} // namespace
+
+std::string_view state_name(std::uint32_t bit_index) { return bit_index < NAMES.size() ? NAMES[bit_index] : ""; }
+
+std::uint32_t state_from_name(std::string_view name)
+{
+    for (std::uint32_t i = 0; i < NAMES.size(); ++i)
+        if (NAMES[i] == name)
+            return 1u << i;
+    return 0;
+}
+
+std::vector<std::string_view> state_names(std::uint32_t states)
+{
+    std::vector<std::string_view> out;
+    for (std::uint32_t i = 0; i < NAMES.size(); ++i)
+        if (states & (1u << i))
+            out.push_back(NAMES[i]);
+    return out;
+}
+
+bool Element::secure() const { return is_secure_element(role, states); }
+
+} // namespace nd_core

@@ -1,0 +1,85 @@
+#include "core/model/labels.h"
+
+#include <algorithm>
+
+namespace nd_core {
+
+namespace {
+
+// How far below an element its label is looked for: a button's label sits one or two levels down
+// (button > box > label); farther than that it belongs to something else.
+inline constexpr std::int32_t LABEL_SEARCH_ELEMENTS = 24;
+inline constexpr std::int32_t LABEL_SEARCH_DEPTH = 3;
+
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_word(char c) { return is_upper(c) || is_lower(c) || (c >= '0' && c <= '9'); }
+
+bool is_label_role(std::string_view role)
+{
+    return role == "label" || role == "static" || role == "heading" || role == "caption" || role == "paragraph";
+}
+
+// The first readable name among the element's first descendants, or empty.
+std::string_view child_label(const std::vector<Element>& elements, std::size_t index)
+{
+    const auto& e = elements[index];
+    const std::size_t end = index + 1 + static_cast<std::size_t>(std::min(e.descendant_count, LABEL_SEARCH_ELEMENTS));
+    for (std::size_t i = index + 1; i < end && i < elements.size(); ++i) {
+        const auto& d = elements[i];
+        if (d.depth - e.depth > LABEL_SEARCH_DEPTH || !is_label_role(d.role) || d.name.empty() || is_class_name(d.name))
+            continue;
+        return d.name;
+    }
+    return {};
+}
+
+bool has_descendant_named(const std::vector<Element>& elements, std::size_t index, std::string_view name)
+{
+    const auto& e = elements[index];
+    const std::size_t end = index + 1 + static_cast<std::size_t>(std::min(e.descendant_count, LABEL_SEARCH_ELEMENTS));
+    for (std::size_t i = index + 1; i < end && i < elements.size(); ++i)
+        if (elements[i].name == name)
+            return true;
+    return false;
+}
+
+} // namespace
+
+bool is_class_name(std::string_view name)
+{
+    std::size_t prefix = 0;
+    for (std::string_view p : {"Gtk", "Gdk", "Adw", "Hdy"})
+        if (name.substr(0, p.size()) == p)
+            prefix = p.size();
+    // Qt: QPushButton, QWidget; not "QR code" or "Quit".
+    if (prefix == 0 && name.size() > 2 && name[0] == 'Q' && is_upper(name[1]) && is_lower(name[2]))
+        prefix = 1;
+    if (prefix == 0 || name.size() <= prefix || !is_upper(name[prefix]))
+        return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix), name.end(), is_word);
+}
+
+void humanize_names(std::vector<Element>& elements)
+{
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        auto& e = elements[i];
+        if (e.name.empty())
+            continue;
+        if (is_class_name(e.name)) {
+            if (!e.description.empty() && !is_class_name(e.description))
+                e.name = e.description;
+            else
+                e.name = std::string(child_label(elements, i));
+            continue;
+        }
+        // "7 7": the button's name and its child label, run together.
+        const std::size_t half = e.name.size() / 2;
+        if (e.name.size() % 2 == 1 && e.name[half] == ' ' &&
+            std::string_view(e.name).substr(0, half) == std::string_view(e.name).substr(half + 1) &&
+            has_descendant_named(elements, i, std::string_view(e.name).substr(0, half)))
+            e.name.resize(half);
+    }
+}
+
+} // namespace nd_core

@@ -1,0 +1,98 @@
+#include "core/model/views.h"
+
+#include "core/encode/utf8.h"
+
+#include <algorithm>
+#include <array>
+
+namespace nd_core {
+
+namespace {
+
+using namespace std::string_view_literals;
+
+constexpr std::array LANDMARK_ROLES = {
+    "tool_bar"sv, "menu_bar"sv, "status_bar"sv, "tablist"sv, "page_tab_list"sv, "list"sv, "list_box"sv,
+    "tree"sv, "table"sv, "tree_table"sv, "document"sv, "document_frame"sv, "document_web"sv, "document_text"sv,
+    "split_pane"sv, "scroll_pane"sv, "landmark"sv, "navigation"sv, "form"sv, "article"sv, "header"sv, "footer"sv,
+    "info_bar"sv, "notification"sv, "dialog"sv, "alert"sv, "file_chooser"sv,
+};
+
+constexpr std::array GENERIC_ROLES = {
+    "panel"sv, "filler"sv, "section"sv, "group"sv, "grouping"sv, "layered_pane"sv, "internal_frame"sv,
+    "viewport"sv, "tab"sv, "page_tab"sv,
+};
+
+template<typename Array>
+bool contains(const Array& roles, std::string_view role)
+{
+    return std::find(roles.begin(), roles.end(), role) != roles.end();
+}
+
+View project_full(const Snapshot& s, const ViewRequest& req)
+{
+    View v{ViewKind::full, req.root, {}, false};
+    const auto& root = s.elements[req.root];
+    const std::int32_t end = req.root + root.descendant_count + 1;
+    v.rows.reserve(static_cast<std::size_t>(std::min(req.max_elements, end - req.root)));
+    for (std::int32_t i = req.root; i < end;) {
+        const auto& e = s.elements[i];
+        const std::int32_t rel = e.depth - root.depth;
+        if (rel > req.max_depth) {
+            v.truncated = true;
+            i += e.descendant_count + 1;
+            continue;
+        }
+        if (static_cast<std::int32_t>(v.rows.size()) >= req.max_elements) {
+            v.truncated = true;
+            break;
+        }
+        // In preorder a row's parent is always a row too: depth and count cuts skip whole subtrees.
+        v.rows.push_back({i, i == req.root ? -1 : e.parent, rel});
+        ++i;
+    }
+    return v;
+}
+
+} // namespace
+
+bool is_landmark_role(std::string_view role) { return contains(LANDMARK_ROLES, role); }
+
+bool is_generic_container_role(std::string_view role) { return contains(GENERIC_ROLES, role); }
+
+bool qualifies_for_skeleton(const Element& e)
+{
+    // A container that manages its descendants counts even when none of them is on screen.
+    if (e.secure() || (e.child_count == 0 && !e.managed.on))
+        return false;
+    if (is_landmark_role(e.role))
+        return true;
+    return is_generic_container_role(e.role) && !e.name.empty();
+}
+
+View project(const Snapshot& s, const ViewRequest& req)
+{
+    if (req.root < 0 || req.root >= s.size())
+        return View{req.kind, req.root, {}, false};
+    return req.kind == ViewKind::skeleton ? project_skeleton(s, req) : project_full(s, req);
+}
+
+std::string cut_text(std::string_view text, std::int32_t max_chars)
+{
+    if (max_chars <= 0)
+        return {};
+    std::int32_t chars = 0;
+    std::size_t cut_at = 0;
+    for (std::size_t i = 0; i < text.size(); ++chars) {
+        if (chars == max_chars - 1)
+            cut_at = i;
+        if (chars == max_chars)
+            return std::string(text.substr(0, cut_at)) + "\xE2\x80\xA6";
+        // An invalid byte counts as one character (the JSON writer shows it as U+FFFD).
+        auto len = utf8_sequence_length(text, i);
+        i += len == 0 ? 1 : len;
+    }
+    return std::string(text);
+}
+
+} // namespace nd_core

@@ -1,0 +1,63 @@
+#pragma once
+
+// Views are projections of one snapshot (§3): the full view, the skeleton view, and either of them
+// drilled down from a root element. A view never reads the app; it picks rows of the snapshot, so
+// a row's element_index (and token) is the same in every view of the same structure.
+
+#include "core/model/snapshot.h"
+
+#include <string>
+#include <vector>
+
+namespace nd_core {
+
+enum class ViewKind : std::uint8_t { full, skeleton };
+
+// Defaults and caps (docs/tokens.md). The contract lost the skeleton's default depth; we chose 4.
+inline constexpr std::int32_t FULL_DEFAULT_MAX_ELEMENTS = 250;
+inline constexpr std::int32_t FULL_DEFAULT_MAX_DEPTH = 25;
+inline constexpr std::int32_t SKELETON_DEFAULT_MAX_ELEMENTS = 60;
+inline constexpr std::int32_t SKELETON_MAX_ELEMENTS = 200;
+inline constexpr std::int32_t SKELETON_DEFAULT_MAX_DEPTH = 4;
+inline constexpr std::int32_t LABEL_MAX_CHARS = 80;
+inline constexpr std::int32_t NAME_MAX_CHARS = 200;
+inline constexpr std::int32_t VALUE_MAX_CHARS = 1000;
+
+struct ViewRequest {
+    ViewKind kind = ViewKind::full;
+    std::int32_t root = 0; // element index of the view's root
+    std::int32_t max_elements = FULL_DEFAULT_MAX_ELEMENTS;
+    std::int32_t max_depth = FULL_DEFAULT_MAX_DEPTH; // levels below the root
+};
+
+struct ViewRow {
+    std::int32_t index = 0;         // element_index in the snapshot
+    std::int32_t parent_index = -1; // nearest ancestor that is also a row; -1 for the view's root
+    std::int32_t depth = 0;         // depth in the view (skeleton levels for a skeleton)
+    // A skeleton row that stands for a run of alike siblings: how many (0 when it stands for itself)
+    // and the element_index of the run's last one. The row is the run's first element.
+    std::int32_t fold_count = 0;
+    std::int32_t fold_last = -1;
+};
+
+struct View {
+    ViewKind kind = ViewKind::full;
+    std::int32_t root = 0;
+    std::vector<ViewRow> rows;
+    bool truncated = false; // cut by max_elements or max_depth
+};
+
+View project(const Snapshot&, const ViewRequest&);
+View project_skeleton(const Snapshot&, const ViewRequest&); // views_skeleton.cpp
+
+// The skeleton's row rule (§3): the window, landmark roles with children, and named generic
+// containers with children. Secure fields never qualify. Which of them a skeleton shows first, and
+// how runs of alike siblings fold, is docs/tokens.md's "Skeleton" (views_skeleton.cpp).
+bool is_landmark_role(std::string_view role);
+bool is_generic_container_role(std::string_view role);
+bool qualifies_for_skeleton(const Element&);
+
+// Cuts UTF-8 text to at most max_chars characters; a cut text ends with "…" (counted).
+std::string cut_text(std::string_view text, std::int32_t max_chars);
+
+} // namespace nd_core

@@ -1,0 +1,211 @@
+// The skeleton view (docs/tokens.md, "Skeleton"). Literal §3 keeps every row that qualifies in
+// preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
+// reaches its composer. So the skeleton is built in four passes:
+//   1. candidates: the rows that qualify (views.cpp), to max_depth skeleton levels;
+//   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
+//      same label once digits are masked, or eight or more with the same child roles) becomes its
+//      first element's row, which says how many and where the run ends; the rest of the run and what
+//      lies below it go;
+//   3. choosing: the root, then landmarks breadth-first, then named containers breadth-first, until
+//      max_elements;
+//   4. linking: the chosen rows in preorder, each under its nearest chosen ancestor.
+// Row numbers stay the snapshot's, so tokens are shared with full views and drill-downs.
+
+#include "core/model/views.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace nd_core {
+
+namespace {
+
+// Alike by label folds from three in a run; alike by shape alone only from eight, so that a few
+// tabs or panels with their own names (General, Network, Privacy) stay rows of their own.
+inline constexpr std::size_t MIN_FOLD_RUN = 3;
+inline constexpr std::size_t MIN_SHAPE_RUN = 8;
+
+struct Candidate {
+    std::int32_t index = 0;
+    std::int32_t parent = -1; // position in the candidate list of the nearest candidate ancestor
+    std::int32_t depth = 0;   // skeleton levels below the root
+    std::int32_t fold_count = 0;
+    std::int32_t fold_last = -1;
+    bool folded_away = false; // inside a run that another candidate stands for
+    bool chosen = false;
+};
+
+// The label with every run of digits made one '#': "3 unread" and "12 unread" are alike.
+std::string masked_label(std::string_view name)
+{
+    std::string out;
+    out.reserve(name.size());
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const bool digit = name[i] >= '0' && name[i] <= '9';
+        if (!digit)
+            out.push_back(name[i]);
+        else if (i == 0 || name[i - 1] < '0' || name[i - 1] > '9')
+            out.push_back('#');
+    }
+    return out;
+}
+
+// The roles of an element's children in order, hashed: two messages built alike have one shape
+// whatever their text says.
+std::uint64_t shape_of(const Snapshot& s, std::int32_t index)
+{
+    const auto& e = s.elements[index];
+    std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(e.child_count);
+    const std::int32_t end = index + e.descendant_count + 1;
+    for (std::int32_t c = index + 1; c < end; c += s.elements[c].descendant_count + 1) {
+        for (char ch : s.elements[c].role)
+            h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+        h = (h ^ '/') * 1099511628211ull;
+    }
+    return h;
+}
+
+bool alike_by_label(const Snapshot& s, std::int32_t a, std::int32_t b)
+{
+    const auto& x = s.elements[a];
+    const auto& y = s.elements[b];
+    return x.role == y.role && masked_label(x.name) == masked_label(y.name);
+}
+
+bool alike_by_shape(const Snapshot& s, std::int32_t a, std::int32_t b)
+{
+    const auto& x = s.elements[a];
+    const auto& y = s.elements[b];
+    return x.role == y.role && x.child_count > 0 && shape_of(s, a) == shape_of(s, b);
+}
+
+// The end of the run of siblings alike to kids[start]: by label if that gives a run long enough,
+// else by shape if that does, else start + 1.
+std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, const std::vector<std::int32_t>& kids,
+                    std::size_t start)
+{
+    const auto index = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].index; };
+    std::size_t by_label = start + 1;
+    while (by_label < kids.size() && alike_by_label(s, index(start), index(by_label)))
+        ++by_label;
+    if (by_label - start >= MIN_FOLD_RUN)
+        return by_label;
+    std::size_t by_shape = start + 1;
+    while (by_shape < kids.size() && alike_by_shape(s, index(start), index(by_shape)))
+        ++by_shape;
+    return by_shape - start >= MIN_SHAPE_RUN ? by_shape : start + 1;
+}
+
+std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req, bool& truncated)
+{
+    std::vector<Candidate> out;
+    const auto& root = s.elements[req.root];
+    const std::int32_t end = req.root + root.descendant_count + 1;
+    // For each element of the subtree: the position of its nearest candidate ancestor-or-self.
+    std::vector<std::int32_t> anchor(static_cast<std::size_t>(end - req.root), -1);
+    for (std::int32_t i = req.root; i < end;) {
+        const auto& e = s.elements[i];
+        const auto local = static_cast<std::size_t>(i - req.root);
+        const std::int32_t parent = i == req.root ? -1 : anchor[static_cast<std::size_t>(e.parent - req.root)];
+        // The root is a row even when it is no container, but never when it is a secure field.
+        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e);
+        if (!row) {
+            anchor[local] = parent;
+            ++i;
+            continue;
+        }
+        const std::int32_t depth = parent < 0 ? 0 : out[static_cast<std::size_t>(parent)].depth + 1;
+        if (depth > req.max_depth) {
+            truncated = true; // everything below is deeper still
+            i += e.descendant_count + 1;
+            continue;
+        }
+        anchor[local] = static_cast<std::int32_t>(out.size());
+        out.push_back({i, parent, depth});
+        ++i;
+    }
+    return out;
+}
+
+// Folds runs of alike siblings; a folded-away candidate's descendants go with it.
+void fold_runs(const Snapshot& s, std::vector<Candidate>& cands)
+{
+    // The candidates under each parent, in order.
+    std::vector<std::vector<std::int32_t>> children(cands.size());
+    for (std::size_t c = 0; c < cands.size(); ++c)
+        if (cands[c].parent >= 0)
+            children[static_cast<std::size_t>(cands[c].parent)].push_back(static_cast<std::int32_t>(c));
+    for (const auto& kids : children) {
+        for (std::size_t start = 0; start < kids.size();) {
+            const std::size_t stop = run_end(s, cands, kids, start);
+            const auto first = static_cast<std::size_t>(kids[start]);
+            if (stop - start > 1) {
+                cands[first].fold_count = static_cast<std::int32_t>(stop - start);
+                cands[first].fold_last = cands[static_cast<std::size_t>(kids[stop - 1])].index;
+                for (std::size_t k = start + 1; k < stop; ++k)
+                    cands[static_cast<std::size_t>(kids[k])].folded_away = true;
+            }
+            start = stop;
+        }
+    }
+    // Parents come before children, so one pass carries a fold down each subtree.
+    for (auto& c : cands)
+        if (c.parent >= 0 && cands[static_cast<std::size_t>(c.parent)].folded_away)
+            c.folded_away = true;
+}
+
+// Chooses up to max_elements candidates: the root, landmarks, then named containers, each class
+// breadth-first (by skeleton depth, then preorder). Says whether any candidate was left out.
+bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_elements)
+{
+    std::vector<std::size_t> order;
+    for (std::size_t c = 0; c < cands.size(); ++c)
+        if (!cands[c].folded_away)
+            order.push_back(c);
+    auto rank = [&](std::size_t c) {
+        if (cands[c].parent < 0)
+            return 0;
+        return is_landmark_role(s.elements[cands[c].index].role) ? 1 : 2;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (rank(a) != rank(b))
+            return rank(a) < rank(b);
+        return cands[a].depth < cands[b].depth;
+    });
+    const auto take = std::min(order.size(), static_cast<std::size_t>(std::max(max_elements, 0)));
+    for (std::size_t k = 0; k < take; ++k)
+        cands[order[k]].chosen = true;
+    return take < order.size();
+}
+
+} // namespace
+
+View project_skeleton(const Snapshot& s, const ViewRequest& req)
+{
+    View v{ViewKind::skeleton, req.root, {}, false};
+    auto cands = find_candidates(s, req, v.truncated);
+    fold_runs(s, cands);
+    if (choose(s, cands, req.max_elements))
+        v.truncated = true;
+    // Each chosen candidate's position in the view, for its children's links and depths.
+    std::vector<std::int32_t> row_of(cands.size(), -1);
+    for (std::size_t c = 0; c < cands.size(); ++c) {
+        if (!cands[c].chosen)
+            continue;
+        std::int32_t up = cands[c].parent;
+        while (up >= 0 && row_of[static_cast<std::size_t>(up)] < 0)
+            up = cands[static_cast<std::size_t>(up)].parent;
+        ViewRow row{cands[c].index, -1, 0, cands[c].fold_count, cands[c].fold_last};
+        if (up >= 0) {
+            const auto& above = v.rows[static_cast<std::size_t>(row_of[static_cast<std::size_t>(up)])];
+            row.parent_index = above.index;
+            row.depth = above.depth + 1;
+        }
+        row_of[c] = static_cast<std::int32_t>(v.rows.size());
+        v.rows.push_back(row);
+    }
+    return v;
+}
+
+} // namespace nd_core
