@@ -134,6 +134,20 @@ nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path
                 return config_error(path, "tools.plugins must be an absolute directory");
             config.plugins_dir = *dir;
         }
+        if (auto node = (*tools)["script_run"]; node) {
+            auto on = node.value<bool>();
+            if (!on)
+                return config_error(path, "tools.script_run must be true or false");
+            config.script_run = *on;
+        }
+    }
+    if (auto* models = root["models"].as_table()) {
+        if (auto node = (*models)["api_key_env"]; node) {
+            auto name = node.value<std::string>();
+            if (!name || name->empty())
+                return config_error(path, "models.api_key_env must name an environment variable");
+            config.api_key_env = *name;
+        }
     }
     return config;
 }

@@ -30,6 +30,12 @@ struct DeskConfig {
 
     // [tools] plugins: the plugin directory (later issues), default tools.d beside config.toml.
     std::optional<std::string> plugins_dir;
+    // [tools] script_run: false turns script_run (and the plugins) off.
+    bool script_run = true;
+
+    // [models] api_key_env: the variable holding the model key; runs never see it (nor
+    // OPENROUTER_API_KEY). The rest of [models] belongs to the model tools (later work).
+    std::optional<std::string> api_key_env;
 
     bool allows(std::string_view app) const;
 };

@@ -44,6 +44,9 @@ struct VerbDef {
     // name "desk_windows"; details for people (docs/desk-verbs.md only, not in tools/list).
     nd_mcp::ToolDecl decl;
     VerbHandler handler;
+    // Whether it changes the desktop (input, focus, launching or closing): such verbs wait while
+    // another agent's script owns the desk; reads never do. Set by the registry.
+    bool changes_desktop = false;
 
     // The verb as the CLI and the docs name it: "windows".
     std::string_view verb() const { return std::string_view(decl.name).substr(VERB_PREFIX.size()); }

@@ -108,9 +108,12 @@ nd_core::Result<nlohmann::json> check_list(const ArgSpec& spec, ArgPolicy policy
     return v;
 }
 
-// An object keeps only its declared boolean properties; one of another type is refused.
+// An object that declares boolean properties keeps only those (one of another type is refused);
+// one that declares none is opaque and passes whole (a desk_wait's since, a script's params).
 nd_core::Result<nlohmann::json> check_object(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
 {
+    if (spec.bool_properties.empty())
+        return v;
     nlohmann::json out = nlohmann::json::object();
     for (const auto& prop : spec.bool_properties) {
         auto it = v.find(prop);

@@ -99,7 +99,8 @@ nlohmann::json list_entry(const ToolDecl&);
 // Checks a call's arguments against the declaration under its policy: missing required
 // arguments, wrong types, enums, ranges, sizes and (refuse) unknown arguments give
 // invalid_arguments naming the argument. On success, the admitted arguments: only declared ones
-// of the right type, integers as integers, objects holding only their declared properties.
+// of the right type, integers as integers, objects that declare boolean properties holding only
+// those (an object that declares none passes whole).
 nd_core::Result<nlohmann::json> check_arguments(const ToolDecl&, const nlohmann::json& arguments);
 
 } // namespace nd_mcp

@@ -8,6 +8,7 @@
 #include "desk/daemon/daemon.h"
 #include "desk/mcp/cancel_wake.h"
 #include "desk/mcp/desk_tool_host.h"
+#include "desk/script/script_tool.h"
 #include "desk/mcp/mcp_front.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
@@ -181,12 +182,18 @@ std::string text_of(const json& result) { return result["content"][0]["text"].ge
 
 } // namespace
 
-TEST(DeskMcpFront, ListsOneToolPerVerbWithObjectSchemas)
+TEST(DeskMcpFront, ListsOneToolPerVerbWithObjectSchemasThenScriptRun)
 {
     nd_desk::DeskToolHost host("/nonexistent/desk.sock");
-    const json tools = host.list_tools();
+    json tools = host.list_tools();
     ASSERT_TRUE(tools.is_array());
-    ASSERT_EQ(tools.size(), nd_desk::desk_verbs().size());
+    ASSERT_EQ(tools.size(), nd_desk::desk_verbs().size() + 1);
+    // script_run comes after the verbs; [tools] script_run = false leaves it out.
+    EXPECT_EQ(tools.back(), nd_mcp::list_entry(nd_desk::script_run_decl()));
+    EXPECT_TRUE(host.has_tool("script_run"));
+    host.set_script_run(false);
+    EXPECT_EQ(host.list_tools().size(), nd_desk::desk_verbs().size());
+    tools.erase(tools.size() - 1);
     bool has_screen = false;
     for (const auto& tool : tools) {
         const std::string name = tool["name"];

@@ -208,8 +208,12 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return w::error_text("the request names its tool twice, differently");
     if (m_desk->safety_stop().stopped())
         return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+    if (tool_name == "script_run")
+        return run_script_call(*request, gone, fd);
     if (!verb)
-        return w::error_text("unknown tool " + tool_name + ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...)");
+        return w::error_text("unknown tool " + tool_name + ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...) and script_run");
+    if (std::string busy; verb->changes_desktop && !m_runs.may_act(request->agent_id, busy))
+        return w::error_text(tool_name + ": " + busy);
 
     CallScope scope{request->agent_id, SafetyStopToken(m_desk->safety_stop(), gone)};
     if (fd >= 0)

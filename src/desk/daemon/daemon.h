@@ -10,6 +10,7 @@
 #include "desk/config.h"
 #include "desk/daemon/call_watcher.h"
 #include "desk/desk.h"
+#include "desk/script/run_owner.h"
 #include "desk/wire/wire.h"
 
 #include <atomic>
@@ -60,10 +61,14 @@ private:
     Daemon(nd_core::Backend&, DaemonOptions);
     void serve(int fd);
     void reap_finished();
+    // script_run (daemon_script.cpp): claims the desk, runs the script, answers its report.
+    wire::Response run_script_call(const wire::Request&, std::atomic<bool>* gone, int fd);
 
     DaemonOptions m_options;
     std::unique_ptr<Desk> m_desk;
     std::unique_ptr<CallWatcher> m_watcher;
+    RunOwner m_runs;
+    std::atomic<std::uint64_t> m_run_count{0};
     int m_listen = -1;
     int m_stop_fd = -1;
     std::atomic<bool> m_stopping{false};

@@ -7,7 +7,7 @@ namespace nd_desk {
 
 namespace {
 
-// The verbs' own caps (verbs/wait.cpp, verbs/still.cpp).
+// The verbs' own caps (verbs/wait.cpp, verbs/still.cpp; script_run's in script/script_run.h).
 constexpr std::int64_t WAIT_CAP_MS = 5000;
 constexpr std::int64_t STILL_DEFAULT_MS = 600;
 
@@ -64,6 +64,11 @@ std::int64_t expected_call_ms(std::string_view tool, const nlohmann::json& argum
         return std::clamp<std::int64_t>(int_arg(arguments, "timeout_ms", 0), 0, WAIT_CAP_MS);
     if (tool == "desk_still")
         return std::clamp<std::int64_t>(int_arg(arguments, "timeout_ms", STILL_DEFAULT_MS), 0, WAIT_CAP_MS);
+    if (tool == "script_run") {
+        const auto it = arguments.is_object() ? arguments.find("timeout_s") : arguments.end();
+        const double seconds = it != arguments.end() && it->is_number() ? it->get<double>() : 90.0;
+        return static_cast<std::int64_t>(std::clamp(seconds, 0.0, 110.0) * 1000);
+    }
     return 0;
 }
 

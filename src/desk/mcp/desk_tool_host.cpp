@@ -2,8 +2,12 @@
 
 #include "desk/mcp/call_pulse.h"
 #include "desk/mcp/cancel_wake.h"
+#include "desk/script/script_tool.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
+
+#include <climits>
+#include <unistd.h>
 
 namespace nd_desk {
 
@@ -14,6 +18,24 @@ nd_mcp::ToolOutput tool_error(std::string text)
     nd_mcp::ToolOutput out;
     out.is_error = true;
     out.text = std::move(text);
+    return out;
+}
+
+// script_run's path as the daemon needs it: absolute, a relative one taken from here (the agent's
+// working directory).
+nlohmann::json with_absolute_path(const nlohmann::json& arguments)
+{
+    if (!arguments.is_object())
+        return arguments;
+    auto path = arguments.find("path");
+    if (path == arguments.end() || !path->is_string() || path->get_ref<const std::string&>().empty() ||
+        path->get_ref<const std::string&>().front() == '/')
+        return arguments;
+    char cwd[PATH_MAX];
+    if (!::getcwd(cwd, sizeof cwd))
+        return arguments;
+    nlohmann::json out = arguments;
+    out["path"] = std::string(cwd) + "/" + path->get<std::string>();
     return out;
 }
 
@@ -33,10 +55,12 @@ nlohmann::json DeskToolHost::list_tools()
     nlohmann::json tools = nlohmann::json::array();
     for (const auto& verb : desk_verbs())
         tools.push_back(nd_mcp::list_entry(verb.decl));
+    if (m_script_run)
+        tools.push_back(nd_mcp::list_entry(script_run_decl()));
     return tools;
 }
 
-bool DeskToolHost::has_tool(std::string_view name) { return find_verb(name) != nullptr; }
+bool DeskToolHost::has_tool(std::string_view name) { return find_verb(name) != nullptr || name == script_run_decl().name; }
 
 nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann::json& arguments,
                                               const nd_mcp::CallContext& context)
@@ -55,7 +79,7 @@ nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann
     if (!client)
         return tool_error(client.error().message);
     // The MCP front has no agent of its own: its calls share the default session, as the CLI's do.
-    wire::Request request{"", std::string(name), arguments};
+    wire::Request request{"", std::string(name), name == script_run_decl().name ? with_absolute_path(arguments) : arguments};
     auto result = [&] {
         CallPulse pulse(context, expected_call_ms(name, arguments), std::string(name) + " running");
         return client->call(request, std::nullopt, wake.fd());

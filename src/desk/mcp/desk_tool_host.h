@@ -8,7 +8,9 @@
 // Connection: one per call. The host connects when a call starts and closes the connection when
 // it ends, so a daemon restarted between calls is simply found again, and cancelling a running
 // call is closing its connection (the daemon takes that as the cancel) with nothing to reopen.
-// safety_stop and safety_resume are never tools here: has_tool() admits only desk verbs.
+// safety_stop and safety_resume are never tools here: has_tool() admits only desk verbs and
+// script_run, whose relative path it makes absolute against this process's working directory (the
+// agent's) before relaying.
 //
 // The host holds no state between calls beyond the endpoint; the MCP server calls it from its one
 // worker thread.
@@ -33,12 +35,16 @@ public:
                                     const nd_mcp::CallContext&) override;
 
     const std::string& endpoint() const { return m_endpoint; }
+    // config.toml's [tools] script_run: false leaves script_run out of the list (a call still
+    // reaches the daemon, which answers that it is off).
+    void set_script_run(bool on) { m_script_run = on; }
 
 private:
     DeskToolHost() = default;
 
     std::string m_endpoint;
     std::string m_endpoint_error; // set when there is no endpoint
+    bool m_script_run = true;
 };
 
 } // namespace nd_desk

@@ -1,5 +1,7 @@
 #include "desk/mcp/mcp_front.h"
 
+#include "desk/config.h"
+
 #include "desk/mcp/desk_tool_host.h"
 #include "desk/wire/endpoint.h"
 #include "mcp/mcp_server.h"
@@ -37,6 +39,10 @@ int run_mcp_front(const std::vector<std::string>& args)
     auto endpoint = wire::default_endpoint();
     // Without an endpoint the server still starts and lists its tools; each call then says why.
     DeskToolHost host = endpoint ? DeskToolHost(*endpoint) : DeskToolHost::without_endpoint(endpoint.error().message);
+    // The tools config.toml turns off are not listed; a config that does not load lists them all,
+    // and the daemon answers each call with the load error.
+    if (auto config = load_config(config_path()))
+        host.set_script_run(config->script_run);
     nd_mcp::McpServer server(host, STDIN_FILENO, STDOUT_FILENO, mcp_front_options());
     return server.run();
 }

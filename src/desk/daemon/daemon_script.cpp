@@ -1,0 +1,101 @@
+// The daemon's script_run: the call's arguments checked against script_run's declaration, the desk
+// claimed for the run (run_owner.h), the run supervised (script/script_run.h) while the call's
+// connection is watched for its client going away, and the report answered: is_error with the
+// whole report as text when the run failed.
+
+#include "desk/daemon/daemon.h"
+#include "desk/desk_read_launch.h"
+#include "desk/script/script_run.h"
+#include "desk/script/script_tool.h"
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+namespace nd_desk {
+
+namespace w = wire;
+
+namespace {
+
+std::string env_or(const char* name, std::string fallback)
+{
+    const char* value = std::getenv(name);
+    return value && *value ? std::string(value) : std::move(fallback);
+}
+
+std::string directory_of(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+// The program's own directory (where the runtime is installed beside it).
+std::string own_directory()
+{
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return {};
+    return directory_of(std::string(buf, static_cast<std::size_t>(n)));
+}
+
+// Node: SHUTTLE_NODE, else node on PATH. The runtime: SHUTTLE_RUNTIME (its directory), else
+// runtime/ beside the shuttle binary.
+RunSetup run_setup(const DaemonOptions& options, const std::string& agent)
+{
+    RunSetup setup;
+    setup.program = env_or("SHUTTLE_NODE", find_on_path("node", env_or("PATH", "/usr/bin:/bin")));
+    setup.entry = env_or("SHUTTLE_RUNTIME", own_directory() + "/runtime") + "/run.mjs";
+    setup.socket = options.endpoint;
+    setup.agent = agent;
+    setup.runs_dir = directory_of(options.endpoint) + "/runs";
+    const std::string config_dir = directory_of(options.config ? options.config->path.empty() ? config_path() : options.config->path : config_path());
+    setup.flows_dir = config_dir + "/flows";
+    std::error_code ignored;
+    std::filesystem::create_directories(setup.flows_dir, ignored);
+    setup.work_dir = env_or("HOME", "/");
+    setup.hidden = {"OPENROUTER_API_KEY"};
+    if (options.config && options.config->api_key_env)
+        setup.hidden.push_back(*options.config->api_key_env);
+    return setup;
+}
+
+} // namespace
+
+w::Response Daemon::run_script_call(const w::Request& request, std::atomic<bool>* gone, int fd)
+{
+    if (!m_options.config->script_run)
+        return w::error_text("script_run is off: config.toml says [tools] script_run = false");
+    const auto& decl = script_run_decl();
+    auto checked = nd_mcp::check_arguments(decl, request.args.is_null() ? nlohmann::json::object() : request.args);
+    if (!checked)
+        return w::error_text("script_run: " + checked.error().message);
+    auto script = parse_script_request(*checked);
+    if (!script)
+        return w::error_text(script.error().message);
+
+    const std::string agent = "script_run:" + std::to_string(::getpid()) + ":" + std::to_string(++m_run_count);
+    const auto deadline = std::chrono::steady_clock::now() + script->timeout;
+    if (std::string busy; !m_runs.claim(agent, deadline, busy))
+        return w::error_text("script_run: " + busy);
+    struct Release {
+        RunOwner& runs;
+        const std::string& agent;
+        ~Release() { runs.release(agent); }
+    } release{m_runs, agent};
+
+    SafetyStopToken stop(m_desk->safety_stop(), gone);
+    if (fd >= 0)
+        m_watcher->watch(fd, gone);
+    auto report = run_script(*script, run_setup(m_options, agent), stop, gone);
+    if (fd >= 0)
+        m_watcher->unwatch(fd);
+    if (!report)
+        return w::error_text("script_run: " + report.error().message);
+    const auto text = report_json(*report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return report->error ? w::error_text(text) : w::ok_text(text);
+}
+
+} // namespace nd_desk
