@@ -5,7 +5,7 @@
 // the diff of its before and settled after reads (§1).
 
 #include "core/encode/json_writer.h"
-#include "core/snapshot.h"
+#include "core/model/snapshot.h"
 
 #include <string>
 #include <vector>
