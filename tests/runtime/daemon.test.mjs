@@ -2,34 +2,18 @@
 // that lists the windows through the desk global.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { startShuttleDaemon } from '../e2e-shuttle/start_daemon.mjs';
 import { SHUTTLE_BIN, ScriptRun, tempDir } from './helpers.mjs';
 
-// `shuttle daemon --backend mock`, resolved once it says it listens.
+// `shuttle daemon --backend mock` on a socket in `dir`, with a stop function.
 async function startDaemon(dir) {
     const socket = path.join(dir, 'desk.sock');
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, SHUTTLE_SOCKET: socket, SHUTTLE_CONFIG: path.join(dir, 'config.toml') };
-    const child = spawn(SHUTTLE_BIN, ['daemon', '--backend', 'mock'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    await new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the daemon did not start: ${stderr}`)), 10000);
-        child.stderr.on('data', (d) => {
-            stderr += d;
-            if (stderr.includes('listening on')) {
-                clearTimeout(timer);
-                resolve();
-            }
-        });
-        child.on('exit', (code) => {
-            clearTimeout(timer);
-            reject(new Error(`the daemon exited with ${code}: ${stderr}`));
-        });
-    });
-    child.removeAllListeners('exit');
+    const child = await startShuttleDaemon(SHUTTLE_BIN, env);
     const stop = async () => {
         const exited = new Promise((resolve) => child.on('exit', resolve));
         child.kill('SIGTERM');
