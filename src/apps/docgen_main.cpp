@@ -1,7 +1,9 @@
 // nish-docgen: prints or writes the generated docs (docs/errors.md, docs/tools.md, docs/act-actions.md,
-// docs/desk-verbs.md).
+// docs/desk-verbs.md), and writes the script runtime's generated files (runtime/verbs.generated.mjs,
+// runtime/desk.d.ts) with --write-runtime.
 
 #include "desk/desk_docs.h"
+#include "desk/runtime_gen.h"
 #include "driver/docs_gen.h"
 
 #include <fstream>
@@ -18,6 +20,12 @@ int main(int argc, char** argv)
         std::ofstream(dir + "/desk-verbs.md") << nd_desk::desk_verbs_markdown();
         return 0;
     }
+    if (argc == 3 && std::string(argv[1]) == "--write-runtime") {
+        const std::string dir = argv[2];
+        std::ofstream(dir + "/verbs.generated.mjs") << nd_desk::runtime_verbs_module();
+        std::ofstream(dir + "/desk.d.ts") << nd_desk::runtime_types();
+        return 0;
+    }
     if (argc == 2 && std::string(argv[1]) == "errors") {
         std::cout << nd_driver::errors_markdown();
         return 0;
@@ -30,6 +38,6 @@ int main(int argc, char** argv)
         std::cout << nd_desk::desk_verbs_markdown();
         return 0;
     }
-    std::cerr << "usage: nish-docgen --write DIR | errors | tools | desk\n";
+    std::cerr << "usage: nish-docgen --write DIR | --write-runtime DIR | errors | tools | desk\n";
     return 2;
 }

@@ -6,7 +6,7 @@
 // Every test makes its own temporary directory, daemon and client, and removes them.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+import { startShuttleDaemon } from './start_daemon.mjs';
 
 // The binary under test: $SHUTTLE_BIN, else the default build tree of this checkout.
 export const SHUTTLE_BIN =
@@ -45,26 +47,8 @@ export class Sandbox {
 
     // `shuttle daemon --backend mock`, resolved once it says it listens.
     async startDaemon() {
-        if (!existsSync(SHUTTLE_BIN))
-            throw new Error(`shuttle not found at ${SHUTTLE_BIN}: build it or set SHUTTLE_BIN`);
-        const child = spawn(SHUTTLE_BIN, ['daemon', '--backend', 'mock'], { env: this.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = await startShuttleDaemon(SHUTTLE_BIN, this.env());
         this.children.push(child);
-        let stderr = '';
-        await new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`the daemon did not start: ${stderr}`)), 10000);
-            child.stderr.on('data', (d) => {
-                stderr += d;
-                if (stderr.includes('listening on')) {
-                    clearTimeout(timer);
-                    resolve();
-                }
-            });
-            child.on('exit', (code) => {
-                clearTimeout(timer);
-                reject(new Error(`the daemon exited with ${code}: ${stderr}`));
-            });
-        });
-        child.removeAllListeners('exit');
         return child;
     }
 

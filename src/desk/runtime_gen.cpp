@@ -1,0 +1,184 @@
+#include "desk/runtime_gen.h"
+
+#include "desk/verbs/verbs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+#include <vector>
+
+namespace nd_desk {
+
+namespace {
+
+constexpr std::string_view GENERATED_BY =
+    "// Generated from the verb declarations in src/desk/verbs/ by `nish-docgen --write-runtime runtime`;\n"
+    "// a test fails when this file differs. Do not edit: change the declarations and regenerate.\n";
+
+std::string_view type_name(ArgType type)
+{
+    switch (type) {
+    case ArgType::string: return "string";
+    case ArgType::integer: return "integer";
+    case ArgType::number: return "number";
+    case ArgType::boolean: return "boolean";
+    case ArgType::object: return "object";
+    case ArgType::string_array: return "string_array";
+    }
+    return "string";
+}
+
+// The TypeScript type of an argument: an enum as a union of its string literals.
+std::string ts_type(const ArgSpec& a)
+{
+    if (!a.enum_values.empty()) {
+        std::string type;
+        for (std::size_t i = 0; i < a.enum_values.size(); ++i)
+            type += (i ? " | " : "") + nlohmann::json(a.enum_values[i]).dump();
+        return type;
+    }
+    switch (a.type) {
+    case ArgType::string: return "string";
+    case ArgType::integer:
+    case ArgType::number: return "number";
+    case ArgType::boolean: return "boolean";
+    case ArgType::object: return "Record<string, unknown>";
+    case ArgType::string_array: return "string[]";
+    }
+    return "unknown";
+}
+
+// Text inside a JSDoc comment: one line, and never the comment's end.
+std::string jsdoc_text(std::string_view text)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n')
+            out += ' ';
+        else if (text[i] == '*' && i + 1 < text.size() && text[i + 1] == '/')
+            out += "*\\";
+        else
+            out += text[i];
+    }
+    return out;
+}
+
+// An argument's JSDoc: its description, and for numbers the advertised bounds.
+std::string arg_doc(const ArgSpec& a)
+{
+    std::string doc = jsdoc_text(a.description);
+    if (a.type == ArgType::integer || a.type == ArgType::number) {
+        doc += a.type == ArgType::integer ? " (an integer" : " (a number";
+        if (!a.guard_bounds && a.min)
+            doc += ", >= " + nd_mcp::number_text(*a.min);
+        if (!a.guard_bounds && a.max)
+            doc += ", <= " + nd_mcp::number_text(*a.max);
+        doc += ")";
+    }
+    return doc;
+}
+
+// "Find" for "find", "Snapshot" for "snapshot": the verb in a type name (DeskFindArgs).
+std::string type_stem(std::string_view verb)
+{
+    std::string stem;
+    bool upper = true;
+    for (char c : verb) {
+        if (c == '_') {
+            upper = true;
+            continue;
+        }
+        stem += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+        upper = false;
+    }
+    return stem;
+}
+
+// The interface of a verb's arguments object; none for a verb without arguments.
+void write_verb_types(std::string& ts, const VerbDef& v)
+{
+    if (v.decl.args.empty())
+        return;
+    const std::string verb(v.verb());
+    const std::string args_type = "Desk" + type_stem(verb) + "Args";
+    ts += "/** The arguments of desk." + verb + " (" + v.decl.name + "). */\nexport interface " + args_type + " {\n";
+    for (const auto& a : v.decl.args)
+        ts += "    /** " + arg_doc(a) + " */\n    " + a.name + (a.required ? "" : "?") + ": " + ts_type(a) + ";\n";
+    ts += "}\n\n";
+}
+
+// A verb's methods in the Desk interface: the object form, and with required arguments the
+// positional form.
+void write_verb_methods(std::string& ts, const VerbDef& v)
+{
+    const std::string verb(v.verb());
+    const std::string args_type = "Desk" + type_stem(verb) + "Args";
+    const std::string doc = "    /** " + jsdoc_text(v.decl.description) + " */\n";
+    std::vector<const ArgSpec*> required;
+    for (const auto& a : v.decl.args)
+        if (a.required)
+            required.push_back(&a);
+    const bool has_optional = required.size() < v.decl.args.size();
+
+    if (v.decl.args.empty()) {
+        ts += doc + "    " + verb + "(): Promise<DeskResult>;\n";
+        return;
+    }
+    ts += doc + "    " + verb + "(args" + (required.empty() ? "?" : "") + ": " + args_type + "): Promise<DeskResult>;\n";
+    if (required.empty())
+        return;
+    ts += doc + "    " + verb + "(";
+    std::string omitted;
+    for (std::size_t i = 0; i < required.size(); ++i) {
+        ts += (i ? ", " : "") + required[i]->name + ": " + ts_type(*required[i]);
+        omitted += (i ? " | " : "") + nlohmann::json(required[i]->name).dump();
+    }
+    if (has_optional)
+        ts += ", more?: Omit<" + args_type + ", " + omitted + ">";
+    ts += "): Promise<DeskResult>;\n";
+}
+
+} // namespace
+
+std::string runtime_verbs_module()
+{
+    auto verbs = nlohmann::ordered_json::array();
+    for (const auto& v : desk_verbs()) {
+        auto args = nlohmann::ordered_json::array();
+        for (const auto& a : v.decl.args) {
+            nlohmann::ordered_json arg = {{"name", a.name}, {"type", type_name(a.type)}, {"required", a.required},
+                {"description", a.description}};
+            if (!a.enum_values.empty())
+                arg["enum"] = a.enum_values;
+            args.push_back(std::move(arg));
+        }
+        verbs.push_back({{"verb", std::string(v.verb())}, {"tool", v.decl.name}, {"description", v.decl.description},
+            {"args", std::move(args)}});
+    }
+    return "// The desk verbs the script runtime's `desk` object offers: runtime/desk.mjs builds one function\n"
+           "// per entry.\n"
+        + std::string(GENERATED_BY) + "\n/** @type {readonly {verb: string, tool: string, description: string, "
+        + "args: {name: string, type: string, required: boolean, description: string, enum?: string[]}[]}[]} */\n"
+        + "export const VERBS = " + verbs.dump(4) + ";\n";
+}
+
+std::string runtime_types()
+{
+    std::string ts = "// The global `desk` of a script run (docs/runtime.md), for editors and type checkers.\n"
+        + std::string(GENERATED_BY)
+        + "\n/** What a desk verb answers: its result as parsed JSON; a picture's PNG as image_b64. */\n"
+          "export type DeskResult = any;\n\n";
+    for (const auto& v : desk_verbs())
+        write_verb_types(ts, v);
+    ts += "/** The desk: one function per desk verb. A verb takes one object of arguments, or its required\n"
+          " * arguments in order and then an object of further ones. A refusal rejects with an Error\n"
+          " * carrying the daemon's text (deskText) and the tool. */\nexport interface Desk {\n";
+    for (const auto& v : desk_verbs())
+        write_verb_methods(ts, v);
+    ts += "    /** Any wire tool by its raw name (\"desk_windows\"): the parsed JSON, or the text when it is not JSON. */\n"
+          "    call(tool: string, args?: Record<string, unknown>): Promise<any>;\n}\n\n"
+          "declare global {\n    /** The desk of the run, set before the script is imported. */\n    var desk: Desk;\n}\n";
+    return ts;
+}
+
+} // namespace nd_desk
