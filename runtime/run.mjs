@@ -55,7 +55,7 @@ function describe(err) {
 /** A failure of the run, before or inside main. */
 class RunFailure {
     /**
-     * @param {'import' | 'no_main' | 'exception'} kind
+     * @param {'import' | 'no_main' | 'exception' | 'exit'} kind
      * @param {string} message
      */
     constructor(kind, message) {
@@ -167,22 +167,23 @@ async function exit(code) {
     process.exit(code);
 }
 
-// The process may end before main settles without a SIGTERM: the script called process.exit, an
-// error escaped it (a throw in a timer, a rejection nobody handled), or main awaits something
-// nothing is left to settle (Node then sets the exit code 13). Each is the script's failure,
-// reported as an exception.
+// The process may end before main settles without a SIGTERM: the script called process.exit (kind
+// exit, its code kept: Node ended without saying why), an error escaped it (a throw in a timer, a
+// rejection nobody handled), or main awaits something nothing is left to settle (Node then sets
+// the exit code 13); those two are the script's failures, reported as an exception.
 process.on('uncaughtExceptionMonitor', (err) => { escaped = err; });
 process.on('exit', (code) => {
     if (settled || terminated || !runDir)
         return;
-    let why = `the process exited with code ${code} before main returned (process.exit in the script?)`;
+    let failure = new RunFailure('exit', `the script called process.exit(${code}) before main returned`);
     if (process.exitCode === 13)
-        why = 'main never finished: it awaits a promise that nothing is left to settle';
+        failure = new RunFailure('exception', 'main never finished: it awaits a promise that nothing is left to settle');
     else if (escaped !== undefined)
-        why = `an error escaped the script before main returned: ${describe(escaped)}`;
+        failure = new RunFailure('exception', `an error escaped the script before main returned: ${describe(escaped)}`);
     try {
-        writeOutcome('error.json', errorJson(new RunFailure('exception', why)));
-        process.exitCode = 0;
+        writeOutcome('error.json', errorJson(failure));
+        if (failure.kind === 'exception')
+            process.exitCode = 0;
     } catch (err) {
         console.error(`run.mjs: the outcome cannot be written to ${runDir}: ${describe(err)}`);
     }

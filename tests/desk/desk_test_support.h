@@ -39,6 +39,14 @@ class MockDaemon {
 public:
     // `allow`: the app allowlist of its config (empty: every app).
     explicit MockDaemon(const std::string& endpoint, std::vector<std::string> allow = {})
+        : MockDaemon(endpoint, [&] {
+            nd_desk::DeskConfig config;
+            config.allow = std::move(allow);
+            return config;
+        }())
+    {
+    }
+    MockDaemon(const std::string& endpoint, nd_desk::DeskConfig config)
     {
         auto backend = nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir());
         if (!backend.ok())
@@ -46,8 +54,6 @@ public:
         m_backend = std::move(backend).value();
         nd_desk::DaemonOptions options;
         options.endpoint = endpoint;
-        nd_desk::DeskConfig config;
-        config.allow = std::move(allow);
         options.config = std::move(config);
         auto daemon = nd_desk::Daemon::open(*m_backend, std::move(options));
         if (!daemon.ok())

@@ -104,14 +104,15 @@ test('a result that cannot be JSON is an exception saying why', async () => {
     assert.equal(cycle.result, undefined);
 });
 
-test('a main that can never finish, or that exits the process, is an exception', async () => {
+test('a main that can never finish is an exception; one that exits the process is kind exit with its code', async () => {
     const stuck = await runScript('export async function main() { await new Promise(() => {}); }');
     assert.equal(stuck.code, 0, stuck.stderr);
     assert.equal(stuck.error.kind, 'exception');
     assert.match(stuck.error.message, /never finished/);
     const exited = await runScript('export function main() { process.exit(3); }');
-    assert.equal(exited.code, 0, exited.stderr);
-    assert.match(exited.error.message, /exited with code 3/);
+    assert.equal(exited.code, 3, exited.stderr);
+    assert.equal(exited.error.kind, 'exit');
+    assert.match(exited.error.message, /process\.exit\(3\)/);
     const escaped = await runScript(`export async function main() {
         setTimeout(() => { throw new RangeError('in a timer'); }, 0);
         await new Promise((resolve) => setTimeout(resolve, 5000));
