@@ -46,15 +46,17 @@ export class Sandbox {
     }
 
     // `shuttle daemon --backend mock`, resolved once it says it listens.
-    async startDaemon() {
-        const child = await startShuttleDaemon(SHUTTLE_BIN, this.env());
+    // extraEnv: more variables for the daemon (and so for the scripts it runs).
+    async startDaemon(extraEnv = {}) {
+        const child = await startShuttleDaemon(SHUTTLE_BIN, { ...this.env(), ...extraEnv });
         this.children.push(child);
         return child;
     }
 
     // `shuttle mcp` behind the SDK client. `received` records every message after the handshake.
-    async startMcp() {
-        const transport = new StdioClientTransport({ command: SHUTTLE_BIN, args: ['mcp'], env: this.env(), stderr: 'pipe' });
+    // cwd: the MCP server's working directory (the agent's, against which script_run resolves a path).
+    async startMcp({ cwd } = {}) {
+        const transport = new StdioClientTransport({ command: SHUTTLE_BIN, args: ['mcp'], env: this.env(), stderr: 'pipe', cwd });
         const session = { stderr: '', received: [], sent: [], errors: [] };
         transport.stderr?.on('data', (d) => { session.stderr += d; });
         const send = transport.send.bind(transport);

@@ -1,0 +1,55 @@
+// script_run through `shuttle mcp` and a real daemon on the mock backend, as an agent calls it: a
+// script file named relative to the agent's working directory, a run that reads the desk and
+// reports progress, a failed run as a tool error carrying the whole report, and a model key the
+// daemon holds that no script sees.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { textOf, withSandbox } from './helpers.mjs';
+
+test('script_run: a relative path, the desk from a script, progress while it runs', () =>
+    withSandbox(async (box) => {
+        await box.startDaemon({ OPENROUTER_API_KEY: 'sk-or-never-seen' });
+        const work = path.join(box.dir, 'work');
+        mkdirSync(path.join(work, 'scripts'), { recursive: true });
+        writeFileSync(path.join(work, 'scripts', 'count.mjs'), `
+            export async function main({ pause }) {
+                const { windows } = await desk.windows();
+                console.log('windows', windows.length);
+                await new Promise((r) => setTimeout(r, pause));
+                return { count: windows.length, key: process.env.OPENROUTER_API_KEY ?? null };
+            }`);
+        const mcp = await box.startMcp({ cwd: work });
+        const progress = [];
+        const result = await mcp.client.callTool(
+            { name: 'script_run', arguments: { path: 'scripts/count.mjs', params: { pause: 900 }, timeout_s: 20 } },
+            undefined, { onprogress: (p) => progress.push(p) });
+        assert.equal(result.isError, false, textOf(result));
+        const report = JSON.parse(textOf(result));
+        assert.ok(report.result.count > 0, textOf(result));
+        assert.equal(report.result.key, null);
+        assert.match(report.logs, /^windows \d+\n$/);
+        assert.equal(report.exit_code, 0);
+        assert.ok(progress.length >= 2, JSON.stringify(progress));
+        assert.ok(progress.every((p) => p.total === 20000), JSON.stringify(progress));
+    }));
+
+test('script_run: a failed run is a tool error whose text is the whole report', () =>
+    withSandbox(async (box) => {
+        await box.startDaemon();
+        const mcp = await box.startMcp();
+        const result = await mcp.call('script_run', {
+            code: "export async function main() { console.log('before'); await desk.press('s9:999999'); }",
+        });
+        assert.equal(result.isError, true);
+        const report = JSON.parse(textOf(result));
+        assert.equal(report.error.kind, 'exception', textOf(result));
+        assert.match(report.error.message, /DeskError/);
+        assert.equal(report.logs, 'before\n');
+        const refused = await mcp.call('script_run', { path: 'nowhere.mjs' });
+        assert.equal(refused.isError, true);
+        assert.equal(JSON.parse(textOf(refused)).error.kind, 'import', textOf(refused));
+    }));
