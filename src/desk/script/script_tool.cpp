@@ -21,4 +21,20 @@ const nd_mcp::ToolDecl& script_run_decl()
     return decl;
 }
 
+const nd_mcp::ToolDecl& gui_plan_decl()
+{
+    using nd_mcp::ArgType;
+    static const nd_mcp::ToolDecl decl{
+        .name = "gui_plan",
+        .description = "Runs a plan of desk steps in order, checked whole before the first runs: {steps: [{do: a desk "
+                       "verb (find, press, read, windows, still, ...) or sleep, args?, id?, expect?: {path?, equals | "
+                       "contains | exists | matches | count_at_least}, retry?: {times, delay_ms?}}], result?}. In args "
+                       "and result, \"$id.path\" is an earlier step's result (nodes[0].id, windows[*].title). Answers "
+                       "the result (default: each step with an id), or an error naming the failed step and why.",
+        .args = {{"plan", ArgType::object, "{steps, result?}", true},
+            {"timeout_s", ArgType::number, "default 90", false, {}, 0.0, static_cast<double>(RUN_TIMEOUT_MAX_S)}},
+    };
+    return decl;
+}
+
 } // namespace nd_desk

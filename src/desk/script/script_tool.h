@@ -9,5 +9,6 @@
 namespace nd_desk {
 
 const nd_mcp::ToolDecl& script_run_decl();
+const nd_mcp::ToolDecl& gui_plan_decl();
 
 } // namespace nd_desk
