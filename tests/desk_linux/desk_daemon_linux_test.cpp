@@ -1,7 +1,8 @@
 // The shuttle daemon as a program on the virtual test desktop, driven by its own CLI and by a wire
 // client: windows lists a real app, a safety stop from the same user ends a long wait at once and
 // refuses calls until resume, a shot goes to a file through the CLI, and a client that hangs up
-// during a wait leaves the daemon serving the next one.
+// during a wait leaves the daemon serving the next one; a script_run finds the check button of a
+// real app through desk, presses it and answers its new state.
 
 #include "linux/app_process.h"
 
@@ -159,4 +160,32 @@ TEST_F(DeskDaemon, ShotThroughTheCliWritesAPng)
     png.read(sig, 8);
     EXPECT_EQ(std::string(sig + 1, 3), "PNG");
     EXPECT_GT(result["width"].get<int>(), 0);
+}
+
+TEST_F(DeskDaemon, AScriptFindsTheCheckButtonPressesItAndReturnsItsNewState)
+{
+    nd_test::AppProcess app({"gtk3-widget-factory"});
+    std::string out;
+    ASSERT_TRUE(nd_test::wait_until([&] {
+        return cli("desk windows", out) == 0 && out.find("gtk3-widget-factory") != std::string::npos;
+    }, 20s)) << out;
+    // One script instead of a find, a press and a read: it answers the state before and after.
+    auto r = call("script_run", {{"code", R"(export async function main({ app }) {
+        const { nodes } = await desk.find({ name: 'checkbutton', role: 'check_box', window: app });
+        const box = nodes.find((n) => n.states.includes('showing') && n.states.includes('enabled'));
+        const before = box.states.includes('checked');
+        await desk.press(box.id);
+        let after = before;
+        for (let i = 0; i < 30 && after === before; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            after = (await desk.read(box.id)).states.includes('checked');
+        }
+        console.log('pressed', box.name);
+        return { before, after };
+    })"}, {"params", {{"app", "gtk3-widget-factory"}}}, {"timeout_s", 30}}, 40s);
+    ASSERT_EQ(r.status, w::Client::CallStatus::answered) << r.failure;
+    ASSERT_FALSE(r.response.is_error) << r.response.text;
+    const auto report = json::parse(r.response.text);
+    EXPECT_EQ(report["logs"], "pressed checkbutton\n") << report;
+    EXPECT_NE(report["result"]["after"], report["result"]["before"]) << report;
 }
