@@ -217,12 +217,13 @@ TEST_F(ScriptRunTest, LogsAndStderrKeepTheirFirst32KiB)
 
 TEST_F(ScriptRunTest, WhileARunOwnsTheDeskOthersMayReadButNotAct)
 {
-    // The script acts itself (its own calls pass) and then waits, holding the desk.
+    // The script acts itself (its own calls pass) and then waits, holding the desk. Each refusal
+    // below comes after the hand-off wait (HANDOFF_WAIT, 1 s).
     auto answer = std::async(std::launch::async, [this] {
         return run(R"(export async function main() {
             const { nodes } = await desk.find({ name: 'Send', window: 'Chatter' });
             const pressed = await desk.press(nodes[0].id);
-            await new Promise((r) => setTimeout(r, 2500));
+            await new Promise((r) => setTimeout(r, 4500));
             return pressed.pressed;
         })");
     });

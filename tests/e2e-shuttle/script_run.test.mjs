@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { textOf, withSandbox } from './helpers.mjs';
@@ -53,3 +53,48 @@ test('script_run: a failed run is a tool error whose text is the whole report', 
         assert.equal(refused.isError, true);
         assert.equal(JSON.parse(textOf(refused)).error.kind, 'import', textOf(refused));
     }));
+
+test('script_run: an MCP cancel ends the run and its processes, and the next call runs at once', () =>
+    withSandbox(async (box) => {
+        await box.startDaemon();
+        const mcp = await box.startMcp();
+        const pidFile = path.join(box.dir, 'child.pid');
+        const controller = new AbortController();
+        const running = mcp.call('script_run', {
+            code: `import { spawn } from 'node:child_process';
+                import { writeFileSync } from 'node:fs';
+                export async function main({ file }) {
+                    process.on('SIGTERM', () => {});
+                    writeFileSync(file, String(spawn('sleep', ['1000'], { stdio: 'ignore' }).pid));
+                    await new Promise(() => setInterval(() => {}, 1000));
+                }`,
+            params: { file: pidFile },
+        }, { signal: controller.signal });
+        let child = 0;
+        for (let i = 0; i < 100 && !child; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            try { child = Number(readFileSync(pidFile, 'utf8')); } catch { /* not yet */ }
+        }
+        assert.ok(child > 0, 'the script did not start its child');
+        const start = Date.now();
+        controller.abort();
+        await assert.rejects(running, (err) => /abort/i.test(String(err.message)));
+        const next = await mcp.call('script_run', { code: 'export function main() { return 1; }' });
+        assert.equal(JSON.parse(textOf(next)).result, 1, textOf(next));
+        assert.ok(Date.now() - start < 5000, `the next run answered after ${Date.now() - start} ms`);
+        assert.ok(!alive(child), `the cancelled run's child ${child} is still running`);
+    }));
+
+// Running, not a zombie left for init to reap.
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+    } catch {
+        return false;
+    }
+    try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+        return false;
+    }
+}

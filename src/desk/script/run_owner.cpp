@@ -4,10 +4,15 @@
 
 namespace nd_desk {
 
+bool RunOwner::wait_free(std::unique_lock<std::mutex>& lock, const std::string& agent) const
+{
+    return m_released.wait_for(lock, HANDOFF_WAIT, [&] { return !m_agent || *m_agent == agent; });
+}
+
 bool RunOwner::claim(const std::string& agent, std::chrono::steady_clock::time_point deadline, std::string& busy)
 {
-    std::lock_guard lock(m_mutex);
-    if (m_agent) {
+    std::unique_lock lock(m_mutex);
+    if (!wait_free(lock, agent)) {
         busy = busy_text();
         return false;
     }
@@ -18,15 +23,19 @@ bool RunOwner::claim(const std::string& agent, std::chrono::steady_clock::time_p
 
 void RunOwner::release(const std::string& agent)
 {
-    std::lock_guard lock(m_mutex);
-    if (m_agent == agent)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_agent != agent)
+            return;
         m_agent.reset();
+    }
+    m_released.notify_all();
 }
 
 bool RunOwner::may_act(const std::string& agent, std::string& busy) const
 {
-    std::lock_guard lock(m_mutex);
-    if (!m_agent || *m_agent == agent)
+    std::unique_lock lock(m_mutex);
+    if (wait_free(lock, agent))
         return true;
     busy = busy_text();
     return false;

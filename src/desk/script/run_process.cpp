@@ -172,9 +172,12 @@ nd_core::Result<ProcessOutcome> run_process(const ProcessSpec& spec, const Proce
             ended_at = Clock::now(); // the pipes get their grace from here
         }
         // Done: the process is gone and the pipes are shut, or their grace ran out; after a TERM,
-        // not before the group was KILLed (whatever else it started goes with it).
+        // not before the group was KILLed (whatever else it started goes with it). A client that
+        // went away reads no report: no grace for the pipes then.
         const bool waiting_for_kill = term_at && !killed;
-        if (!alive && !waiting_for_kill && ((!out_open && !err_open) || (ended_at && now - *ended_at >= PIPE_GRACE)))
+        const bool nobody_reads = watch.kill_now && watch.kill_now();
+        if (!alive && !waiting_for_kill &&
+            ((!out_open && !err_open) || nobody_reads || (ended_at && now - *ended_at >= PIPE_GRACE)))
             break;
 
         pollfd fds[3];
