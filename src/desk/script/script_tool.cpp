@@ -21,4 +21,12 @@ const nd_mcp::ToolDecl& script_run_decl()
     return decl;
 }
 
+nd_mcp::ToolDecl plugin_decl(std::string name, std::string description)
+{
+    nd_mcp::ToolDecl decl = script_run_decl();
+    decl.name = std::move(name);
+    decl.description = std::move(description);
+    return decl;
+}
+
 } // namespace nd_desk

@@ -1,13 +1,16 @@
 #pragma once
 
 // The built-in tools of the desk beside its verbs, declared once (nd_mcp::ToolDecl): script_run
-// now, gui_plan and the plugins' tools later. The daemon checks calls against these declarations
-// and `shuttle mcp` lists them after the desk verbs.
+// now, gui_plan later; and the declaration of a plugin's tool, which is script_run's under the
+// plugin's name and description. The daemon checks calls against script_run's declaration and
+// `shuttle mcp` lists these after the desk verbs.
 
 #include "mcp/tool_decl.h"
 
 namespace nd_desk {
 
 const nd_mcp::ToolDecl& script_run_decl();
+// script_run's declaration (its arguments, so its input schema) under another name and description.
+nd_mcp::ToolDecl plugin_decl(std::string name, std::string description);
 
 } // namespace nd_desk
