@@ -70,7 +70,9 @@ std::string config_dir(const DeskConfig& config)
 {
     const std::string path = config.path.empty() ? config_path() : config.path;
     const auto slash = path.rfind('/');
-    return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? std::string("/") : path.substr(0, slash);
 }
 
 nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path)
