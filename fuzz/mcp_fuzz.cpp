@@ -1,7 +1,7 @@
 // libFuzzer target for the MCP server's reading side (docs/mcp.md): each input is one received
 // line, routed exactly as the server's reader routes it (mcp_routing.h), and a request the reader
 // queues is answered exactly as the worker answers it, against a host whose tools echo their
-// arguments and report progress. Both eras: the seed corpus holds 2025-11-25 and 2026-07-28
+// arguments and report progress, and whose resources read back their uri. Both eras: the seed corpus holds 2025-11-25 and 2026-07-28
 // requests. Nothing may crash, hang or read out of bounds, and everything the server would write
 // must be one JSON-RPC line: a response with the request's id and exactly one of result or error
 // (an error with an integer code and a message), or a progress notification.
@@ -34,6 +34,22 @@ public:
         out.is_error = name == "fail";
         out.structured = R"({"args":)" + nd_mcp::dump_json(arguments) + "}";
         out.text = "echoed";
+        return out;
+    }
+    bool has_resources() override { return true; }
+    nlohmann::json list_resources() override
+    {
+        return nlohmann::json::array({{{"uri", "fuzz://doc"}, {"name", "doc.md"}, {"mimeType", "text/markdown"}}});
+    }
+    nd_mcp::ResourceText read_resource(std::string_view uri) override
+    {
+        nd_mcp::ResourceText out;
+        out.found = uri.starts_with("fuzz://");
+        out.mime_type = "text/plain";
+        if (uri == "fuzz://broken")
+            out.error = "cannot be read";
+        else
+            out.text = std::string(uri);
         return out;
     }
 };
@@ -75,7 +91,7 @@ void check_response(const std::string& line, const nlohmann::json* id)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view line(reinterpret_cast<const char*>(data), size);
-    const nd_mcp::McpServerInfo info{"fuzz", "0.0.0", "instructions"};
+    const nd_mcp::McpServerInfo info{"fuzz", "0.0.0", "instructions", true};
     auto action = nd_mcp::route_line(line, info);
     switch (action.kind) {
     case nd_mcp::LineAction::Kind::none: break;

@@ -4,6 +4,7 @@
 //   shuttle desk VERB [JSON | --name value ...] [--out FILE]
 //   shuttle mcp
 //   shuttle stop | shuttle resume
+//   shuttle plugins
 //   shuttle --version | --help
 
 #include "core/version.h"
@@ -35,6 +36,7 @@ constexpr const char* USAGE = R"(usage:
   shuttle desk VERB [JSON | --name value ...] [--out FILE]      call one desk verb
   shuttle mcp                                                   MCP stdio front for the desk
   shuttle stop | shuttle resume                                 safety stop: halt every call / lift it
+  shuttle plugins                                               what the plugin directory loads and refuses (JSON)
   shuttle --version
 
 The socket: SHUTTLE_SOCKET, else $XDG_CACHE_HOME/loomhand/shuttle/desk.sock, else
@@ -93,6 +95,8 @@ int run_daemon(const std::vector<std::string>& args)
     ::sigaction(SIGTERM, &sa, nullptr);
     ::sigaction(SIGINT, &sa, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
+    for (const auto& line : (*daemon)->plugins().log_lines())
+        std::cerr << "shuttle daemon: " << line << "\n";
     std::cerr << "shuttle daemon: listening on " << socket << " (backend " << (*backend)->name() << ")\n";
     (*daemon)->run();
     g_daemon = nullptr;
@@ -121,6 +125,8 @@ int main(int argc, char** argv)
         return nd_desk::run_desk_cli(rest);
     if (command == "mcp")
         return nd_desk::run_mcp_front(rest);
+    if (command == "plugins")
+        return nd_desk::run_plugins_cli(rest);
     if (command == "stop" || command == "resume")
         return nd_desk::run_safety(command == "stop");
     std::cerr << "shuttle: unknown command " << command << "\n" << USAGE;

@@ -66,6 +66,15 @@ std::string config_path()
     return std::string(home ? home : "") + "/.config/loomhand/shuttle/config.toml";
 }
 
+std::string config_dir(const DeskConfig& config)
+{
+    const std::string path = config.path.empty() ? config_path() : config.path;
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
 nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path)
 {
     DeskConfig config;

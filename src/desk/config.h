@@ -28,7 +28,7 @@ struct DeskConfig {
     std::string confirm = "off";
     bool background = false;
 
-    // [tools] plugins: the plugin directory (later issues), default tools.d beside config.toml.
+    // [tools] plugins: the plugin directory (docs/plugins.md), default tools.d beside config.toml.
     std::optional<std::string> plugins_dir;
     // [tools] script_run: false turns script_run (and the plugins) off.
     bool script_run = true;
@@ -42,6 +42,8 @@ struct DeskConfig {
 
 // The path config.toml is read from (the rule above).
 std::string config_path();
+// The directory config.toml is in (its path's, else config_path()'s): flows/ and tools.d live there.
+std::string config_dir(const DeskConfig&);
 
 // Parses TOML text; errors are invalid_arguments naming the key or the line and column.
 nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path = {});

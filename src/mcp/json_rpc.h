@@ -21,6 +21,8 @@ inline constexpr int RPC_INVALID_REQUEST = -32600;
 inline constexpr int RPC_METHOD_NOT_FOUND = -32601;
 inline constexpr int RPC_INVALID_PARAMS = -32602;
 inline constexpr int RPC_INTERNAL_ERROR = -32603;
+// MCP's: resources/read of a uri the server does not have.
+inline constexpr int RPC_RESOURCE_NOT_FOUND = -32002;
 
 // Containers nested deeper than this are refused before parsing, so no later consumer of the
 // arguments (schema validation, a tool) can be driven into deep recursion by a hostile line.

@@ -14,10 +14,12 @@ std::string echoable(std::string_view text)
     return std::string(text.substr(0, MAX_ECHOED_NAME)) + "...";
 }
 
-void write_capabilities(nd_core::JsonWriter& writer)
+void write_capabilities(nd_core::JsonWriter& writer, const McpServerInfo& info)
 {
     writer.key("capabilities").begin_object();
     writer.key("tools").begin_object().field("listChanged", false).end_object();
+    if (info.resources)
+        writer.key("resources").begin_object().end_object();
     writer.end_object();
 }
 
@@ -37,6 +39,22 @@ void write_cache_hints(nd_core::JsonWriter& writer, Era era)
         writer.field("ttlMs", 0).field("cacheScope", "private");
 }
 
+// A list method's result: {<key>: items}, with the modern era's result type and cache hints.
+std::string list_result(const RpcRequest& request, std::string_view key, const nlohmann::json& items, Era era)
+{
+    if (!items.is_array())
+        return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error: the " + std::string(key) + " list is not an array");
+    std::string out;
+    nd_core::JsonWriter writer(out);
+    begin_rpc_result(writer, request.id_json);
+    writer.begin_object().key(key).raw(dump_json(items));
+    write_result_type(writer, era);
+    write_cache_hints(writer, era);
+    writer.end_object();
+    end_rpc_result(writer, out);
+    return out;
+}
+
 } // namespace
 
 std::string handle_discover(const RpcRequest& request, const McpServerInfo& info)
@@ -49,7 +67,7 @@ std::string handle_discover(const RpcRequest& request, const McpServerInfo& info
     for (auto version : MCP_MODERN_VERSIONS)
         writer.string(version);
     writer.end_array();
-    write_capabilities(writer);
+    write_capabilities(writer, info);
     if (!info.instructions.empty())
         writer.field("instructions", info.instructions);
     write_result_type(writer, Era::modern);
@@ -82,7 +100,7 @@ std::string handle_initialize(const RpcRequest& request, const McpServerInfo& in
     nd_core::JsonWriter writer(out);
     begin_rpc_result(writer, request.id_json);
     writer.begin_object().field("protocolVersion", version);
-    write_capabilities(writer);
+    write_capabilities(writer, info);
     writer.key("serverInfo").begin_object().field("name", info.name).field("version", info.version).end_object();
     if (!info.instructions.empty())
         writer.field("instructions", info.instructions);
@@ -93,18 +111,7 @@ std::string handle_initialize(const RpcRequest& request, const McpServerInfo& in
 
 std::string handle_tools_list(const RpcRequest& request, ToolHost& host, Era era)
 {
-    nlohmann::json tools = host.list_tools();
-    if (!tools.is_array())
-        return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error: the tool list is not an array");
-    std::string out;
-    nd_core::JsonWriter writer(out);
-    begin_rpc_result(writer, request.id_json);
-    writer.begin_object().key("tools").raw(dump_json(tools));
-    write_result_type(writer, era);
-    write_cache_hints(writer, era);
-    writer.end_object();
-    end_rpc_result(writer, out);
-    return out;
+    return list_result(request, "tools", host.list_tools(), era);
 }
 
 std::string handle_tools_call(const RpcRequest& request, ToolHost& host, const CallContext& context, Era era)
@@ -133,6 +140,36 @@ std::string handle_tools_call(const RpcRequest& request, ToolHost& host, const C
     nd_core::JsonWriter writer(out);
     begin_rpc_result(writer, request.id_json);
     write_call_tool_result(writer, output, era);
+    end_rpc_result(writer, out);
+    return out;
+}
+
+std::string handle_resources_list(const RpcRequest& request, ToolHost& host, Era era)
+{
+    return list_result(request, "resources", host.list_resources(), era);
+}
+
+std::string handle_resources_read(const RpcRequest& request, ToolHost& host, Era era)
+{
+    auto uri_it = request.params.find("uri");
+    if (uri_it == request.params.end() || !uri_it->is_string())
+        return rpc_error_line(request.id_json, RPC_INVALID_PARAMS, "Invalid params: uri must be a string");
+    const auto& uri = uri_it->get_ref<const std::string&>();
+    const std::string data = dump_json(nlohmann::json{{"uri", echoable(uri)}});
+    ResourceText resource = host.read_resource(uri);
+    if (!resource.found)
+        return rpc_error_line(request.id_json, RPC_RESOURCE_NOT_FOUND, "Resource not found", data);
+    if (!resource.error.empty())
+        return rpc_error_line(request.id_json, RPC_INTERNAL_ERROR, "Internal error: " + resource.error, data);
+    std::string out;
+    out.reserve(resource.text.size() + uri.size() + 160);
+    nd_core::JsonWriter writer(out);
+    begin_rpc_result(writer, request.id_json);
+    writer.begin_object().key("contents").begin_array();
+    writer.begin_object().field("uri", uri).field("mimeType", resource.mime_type).field("text", resource.text).end_object();
+    writer.end_array();
+    write_result_type(writer, era);
+    writer.end_object();
     end_rpc_result(writer, out);
     return out;
 }

@@ -1,7 +1,8 @@
 #pragma once
 
 // The MCP methods the server implements beyond ping: initialize (legacy era), server/discover
-// (modern era), tools/list and tools/call (both). Each takes a parsed request and returns the
+// (modern era), tools/list, tools/call, resources/list and resources/read (both; the resources
+// methods only for a host that has resources). Each takes a parsed request and returns the
 // complete response line (result or JSON-RPC error). They reach the rest of the program only
 // through ToolHost. Results of the modern era carry resultType (and list results their cache
 // hints); otherwise the two eras answer the same.
@@ -21,6 +22,7 @@ struct McpServerInfo {
     std::string name;
     std::string version;
     std::string instructions; // omitted from the initialize and discover results when empty
+    bool resources = false;   // the host has resources: the capabilities name them
 };
 
 std::string handle_initialize(const RpcRequest&, const McpServerInfo&);
@@ -29,6 +31,10 @@ std::optional<std::string> initialize_client_name(const RpcRequest&);
 std::string handle_discover(const RpcRequest&, const McpServerInfo&);
 std::string handle_tools_list(const RpcRequest&, ToolHost&, Era);
 std::string handle_tools_call(const RpcRequest&, ToolHost&, const CallContext&, Era);
+// {resources: ToolHost::list_resources()}.
+std::string handle_resources_list(const RpcRequest&, ToolHost&, Era);
+// {contents: [{uri, mimeType, text}]}; an unknown uri is -32002 with the uri in the error's data.
+std::string handle_resources_read(const RpcRequest&, ToolHost&, Era);
 
 // Writes the CallToolResult object for output: content blocks, structuredContent (inserted as
 // is, not re-parsed), isError, and for the modern era resultType.

@@ -80,6 +80,10 @@ std::string answer_request(const RpcRequest& request, const EraClaim& claim, Too
         return handle_tools_call(request, host, context, era);
     if (request.method == "tools/list")
         return handle_tools_list(request, host, era);
+    if (info.resources && request.method == "resources/list")
+        return handle_resources_list(request, host, era);
+    if (info.resources && request.method == "resources/read")
+        return handle_resources_read(request, host, era);
     if (era == Era::legacy && request.method == "initialize")
         return handle_initialize(request, info);
     std::string message = "Method not found: " + request.method.substr(0, 128);

@@ -33,7 +33,7 @@ McpServer::McpServer(ToolHost& host, int input_fd, int output_fd, McpServerOptio
     , m_input_fd(input_fd)
     , m_output_fd(output_fd)
     , m_options(std::move(options))
-    , m_info{m_options.name, m_options.version, m_options.instructions}
+    , m_info{m_options.name, m_options.version, m_options.instructions, host.has_resources()}
 {
     // The wake pipe lets request_stop() and a closed output interrupt a reader blocked in poll().
     if (::pipe2(m_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {

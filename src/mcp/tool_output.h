@@ -23,6 +23,16 @@ struct ToolOutput {
     std::optional<ImageBlock> image;
 };
 
+// What a host answers resources/read for one uri. found false: no resource has that uri (the
+// server answers -32002 Resource not found). A non-empty error: the resource exists but could not
+// be read now (the server answers -32603 with it). Otherwise the text, served as is.
+struct ResourceText {
+    bool found = false;
+    std::string error;
+    std::string mime_type;
+    std::string text;
+};
+
 // Where a long call reports how far it has got: the server turns each report into a
 // notifications/progress for the request's progress token. Thread-safe; reports that do not
 // advance, or come within 100 ms of the last one, are dropped, so callers may report freely.

@@ -149,6 +149,49 @@ TEST(McpEras, EachEraKeepsItsOwnMethods)
     EXPECT_EQ(h.request(5, "ping")["result"], json::object());
 }
 
+TEST(McpEras, ResourcesOfAHostThatHasThemInBothEras)
+{
+    Harness h({}, true);
+    json init = h.request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+    EXPECT_EQ(init["result"]["capabilities"], json({{"tools", {{"listChanged", false}}}, {"resources", json::object()}})) << init;
+    EXPECT_EQ(h.request(2, "server/discover", modern())["result"]["capabilities"]["resources"], json::object());
+
+    json legacy_list = h.request(3, "resources/list");
+    ASSERT_TRUE(legacy_list.contains("result")) << legacy_list;
+    EXPECT_EQ(legacy_list["result"], json({{"resources", h.host.list_resources()}}));
+    json modern_list = h.request(4, "resources/list", modern());
+    expect_complete(modern_list, 4);
+    EXPECT_EQ(modern_list["result"]["ttlMs"], 0);
+    EXPECT_EQ(modern_list["result"]["cacheScope"], "private");
+    EXPECT_EQ(modern_list["result"]["resources"].size(), 2u);
+
+    const json contents = json::array({{{"uri", "test://guide"}, {"mimeType", "text/markdown"}, {"text", "# Guide\n"}}});
+    json legacy_read = h.request(5, "resources/read", {{"uri", "test://guide"}});
+    EXPECT_EQ(legacy_read["result"], json({{"contents", contents}})) << legacy_read;
+    json modern_read = h.request(6, "resources/read", modern({{"uri", "test://guide"}}));
+    expect_complete(modern_read, 6);
+    EXPECT_EQ(modern_read["result"]["contents"], contents);
+    EXPECT_FALSE(modern_read["result"].contains("ttlMs"));
+
+    json unknown = h.request(7, "resources/read", modern({{"uri", "test://nowhere"}}));
+    expect_error(unknown, 7, -32002);
+    EXPECT_EQ(unknown["error"]["message"], "Resource not found");
+    EXPECT_EQ(unknown["error"]["data"], json({{"uri", "test://nowhere"}}));
+    json broken = h.request(8, "resources/read", {{"uri", "test://broken"}});
+    expect_error(broken, 8, -32603);
+    EXPECT_NE(broken["error"]["message"].get<std::string>().find("/x/broken.txt"), std::string::npos) << broken;
+    expect_error(h.request(9, "resources/read", json::object()), 9, -32602);
+}
+
+TEST(McpEras, AHostWithoutResourcesNamesNoneAndServesNone)
+{
+    Harness h;
+    json init = h.request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+    EXPECT_EQ(init["result"]["capabilities"], json({{"tools", {{"listChanged", false}}}})) << init;
+    expect_error(h.request(2, "resources/list"), 2, -32601);
+    expect_error(h.request(3, "resources/read", modern({{"uri", "test://guide"}})), 3, -32601);
+}
+
 TEST(McpEras, BothErasOnOneConnection)
 {
     Harness h;

@@ -3,7 +3,8 @@
 // The MCP server over real pipes with a fake ToolHost, shared by the server's tests: a Harness runs
 // a server on its own thread between two pipes, and the FakeHost's tools stand in for the
 // registry (echo, fail, image, block, wait_cancel, throw, progress), so these tests exercise only
-// the JSON-RPC and MCP layer.
+// the JSON-RPC and MCP layer. With `resources` set it also has two resources (a readable one and
+// one whose read fails).
 
 #include "mcp/mcp_server.h"
 
@@ -102,6 +103,24 @@ public:
 
     void connection_closed() override { m_closed_count++; }
 
+    bool has_resources() override { return resources; }
+    json list_resources() override
+    {
+        return json::array({{{"uri", "test://guide"}, {"name", "guide.md"}, {"mimeType", "text/markdown"}, {"description", "A guide"}},
+            {{"uri", "test://broken"}, {"name", "broken.txt"}, {"mimeType", "text/plain"}, {"description", "Unreadable"}}});
+    }
+    nd_mcp::ResourceText read_resource(std::string_view uri) override
+    {
+        nd_mcp::ResourceText out;
+        out.found = uri == "test://guide" || uri == "test://broken";
+        out.mime_type = uri == "test://guide" ? "text/markdown" : "text/plain";
+        if (uri == "test://guide")
+            out.text = "# Guide\n";
+        else
+            out.error = "the file /x/broken.txt cannot be read";
+        return out;
+    }
+
     bool wait_started()
     {
         std::unique_lock lock(m_mutex);
@@ -139,6 +158,7 @@ public:
     }
 
     std::atomic<int> m_closed_count{0};
+    bool resources = false; // read once, when the server is made
 
 private:
     std::mutex m_mutex;
@@ -154,8 +174,9 @@ private:
 // A server running on its own thread between two pipes.
 class Harness {
 public:
-    explicit Harness(McpServerOptions options = {})
+    explicit Harness(McpServerOptions options = {}, bool with_resources = false)
     {
+        host.resources = with_resources;
         if (::pipe2(m_to_server, O_CLOEXEC) != 0 || ::pipe2(m_from_server, O_CLOEXEC) != 0)
             throw std::runtime_error("pipe2 failed");
         options.instructions = "Test instructions.";

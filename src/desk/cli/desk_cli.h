@@ -28,5 +28,8 @@ nd_core::Result<CliArgs> parse_desk_cli(const std::vector<std::string>& argv);
 int run_desk_cli(const std::vector<std::string>& argv);
 // `shuttle stop` / `shuttle resume`.
 int run_safety(bool stop);
+// `shuttle plugins` (plugins_cli.cpp): the plugin directory as JSON {dir, loaded, refused, note?,
+// on}; exit status 0, 1 when a file was refused or config.toml did not load, 2 for arguments.
+int run_plugins_cli(const std::vector<std::string>& args);
 
 } // namespace nd_desk

@@ -44,6 +44,8 @@ nlohmann::json ok_json(bool stopped) { return {{"halted", stopped}}; }
 Daemon::Daemon(nd_core::Backend& backend, DaemonOptions options) : m_options(std::move(options))
 {
     m_desk = std::make_unique<Desk>(backend, m_options.config.value_or(DeskConfig{}));
+    if (m_options.config)
+        m_plugins = load_plugins(plugins_dir(*m_options.config));
     m_watcher = std::make_unique<CallWatcher>(m_desk->safety_stop());
     m_stop_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
@@ -209,9 +211,12 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
     if (m_desk->safety_stop().stopped())
         return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
     if (tool_name == "script_run")
-        return run_script_call(*request, gone, fd);
+        return run_script_call(*request, nullptr, gone, fd);
+    if (const Plugin* plugin = m_plugins.find(tool_name))
+        return run_script_call(*request, plugin, gone, fd);
     if (!verb)
-        return w::error_text("unknown tool " + tool_name + ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...) and script_run");
+        return w::error_text("unknown tool " + tool_name +
+                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), script_run and the plugins' tools");
     if (std::string busy; verb->changes_desktop && !m_runs.may_act(request->agent_id, busy))
         return w::error_text(tool_name + ": " + busy);
 

@@ -4,12 +4,13 @@
 // once, a thread per connection, one call at a time per connection. It routes each frame by its
 // tool (read before the full decode): safety_stop and safety_resume, answered only to a peer of the
 // daemon's own uid (SO_PEERCRED); then, unless config.toml failed to load or a safety stop is on, the
-// desk verbs. A failure is a response with is_error: true, never a closed connection, except for a
+// desk verbs, script_run and the plugins' tools (read from the plugin directory when it starts). A failure is a response with is_error: true, never a closed connection, except for a
 // frame larger than the wire allows (the stream cannot be resynced after it).
 
 #include "desk/config.h"
 #include "desk/daemon/call_watcher.h"
 #include "desk/desk.h"
+#include "desk/plugins/plugin_set.h"
 #include "desk/script/run_owner.h"
 #include "desk/wire/wire.h"
 
@@ -52,6 +53,8 @@ public:
 
     const std::string& endpoint() const { return m_options.endpoint; }
     Desk& desk() { return *m_desk; }
+    // The plugin directory as it was read when the daemon started (empty when config.toml did not load).
+    const PluginSet& plugins() const { return m_plugins; }
 
     // One request payload to its response (what a connection does per frame); public for tests
     // and benchmarks that bypass the socket.
@@ -61,12 +64,14 @@ private:
     Daemon(nd_core::Backend&, DaemonOptions);
     void serve(int fd);
     void reap_finished();
-    // script_run (daemon_script.cpp): claims the desk, runs the script, answers its report.
-    wire::Response run_script_call(const wire::Request&, std::atomic<bool>* gone, int fd);
+    // script_run, or a plugin's tool with its bin in Node's place (daemon_script.cpp): claims the
+    // desk, runs the script, answers its report.
+    wire::Response run_script_call(const wire::Request&, const Plugin* plugin, std::atomic<bool>* gone, int fd);
 
     DaemonOptions m_options;
     std::unique_ptr<Desk> m_desk;
     std::unique_ptr<CallWatcher> m_watcher;
+    PluginSet m_plugins;
     RunOwner m_runs;
     std::atomic<std::uint64_t> m_run_count{0};
     int m_listen = -1;

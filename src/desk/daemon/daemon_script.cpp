@@ -1,7 +1,8 @@
-// The daemon's script_run: the call's arguments checked against script_run's declaration, the desk
-// claimed for the run (run_owner.h), the run supervised (script/script_run.h) while the call's
-// connection is watched for its client going away, and the report answered: is_error with the
-// whole report as text when the run failed.
+// The daemon's script_run and the plugins' tools, one path for both: the call's arguments checked
+// against script_run's declaration, the desk claimed for the run (run_owner.h), the run supervised
+// (script/script_run.h) while the call's connection is watched for its client going away, and the
+// report answered: is_error with the whole report as text when the run failed. A plugin's run
+// differs only in its program (the plugin's bin in Node's place) and in the name its runs carry.
 
 #include "desk/daemon/daemon.h"
 #include "desk/desk_read_launch.h"
@@ -41,18 +42,17 @@ std::string own_directory()
     return directory_of(std::string(buf, static_cast<std::size_t>(n)));
 }
 
-// Node: SHUTTLE_NODE, else node on PATH. The runtime: SHUTTLE_RUNTIME (its directory), else
-// runtime/ beside the shuttle binary.
-RunSetup run_setup(const DaemonOptions& options, const std::string& agent)
+// The program: a plugin's bin, else Node (SHUTTLE_NODE, else node on PATH). The runtime:
+// SHUTTLE_RUNTIME (its directory), else runtime/ beside the shuttle binary.
+RunSetup run_setup(const DaemonOptions& options, const Plugin* plugin, const std::string& agent)
 {
     RunSetup setup;
-    setup.program = env_or("SHUTTLE_NODE", find_on_path("node", env_or("PATH", "/usr/bin:/bin")));
+    setup.program = plugin ? plugin->bin : env_or("SHUTTLE_NODE", find_on_path("node", env_or("PATH", "/usr/bin:/bin")));
     setup.entry = env_or("SHUTTLE_RUNTIME", own_directory() + "/runtime") + "/run.mjs";
     setup.socket = options.endpoint;
     setup.agent = agent;
     setup.runs_dir = directory_of(options.endpoint) + "/runs";
-    const std::string config_dir = directory_of(options.config ? options.config->path.empty() ? config_path() : options.config->path : config_path());
-    setup.flows_dir = config_dir + "/flows";
+    setup.flows_dir = config_dir(options.config.value_or(DeskConfig{})) + "/flows";
     std::error_code ignored;
     std::filesystem::create_directories(setup.flows_dir, ignored);
     setup.work_dir = env_or("HOME", "/");
@@ -64,22 +64,23 @@ RunSetup run_setup(const DaemonOptions& options, const std::string& agent)
 
 } // namespace
 
-w::Response Daemon::run_script_call(const w::Request& request, std::atomic<bool>* gone, int fd)
+w::Response Daemon::run_script_call(const w::Request& request, const Plugin* plugin, std::atomic<bool>* gone, int fd)
 {
+    const std::string& tool = plugin ? plugin->name : script_run_decl().name;
     if (!m_options.config->script_run)
-        return w::error_text("script_run is off: config.toml says [tools] script_run = false");
-    const auto& decl = script_run_decl();
-    auto checked = nd_mcp::check_arguments(decl, request.args.is_null() ? nlohmann::json::object() : request.args);
+        return w::error_text(tool + " is off: config.toml says [tools] script_run = false" +
+                             (plugin ? std::string(", which turns the plugins off with it") : std::string()));
+    auto checked = nd_mcp::check_arguments(script_run_decl(), request.args.is_null() ? nlohmann::json::object() : request.args);
     if (!checked)
-        return w::error_text("script_run: " + checked.error().message);
+        return w::error_text(tool + ": " + checked.error().message);
     auto script = parse_script_request(*checked);
     if (!script)
-        return w::error_text(script.error().message);
+        return w::error_text(tool + ": " + script.error().message);
 
-    const std::string agent = "script_run:" + std::to_string(::getpid()) + ":" + std::to_string(++m_run_count);
+    const std::string agent = tool + ":" + std::to_string(::getpid()) + ":" + std::to_string(++m_run_count);
     const auto deadline = std::chrono::steady_clock::now() + script->timeout;
     if (std::string busy; !m_runs.claim(agent, deadline, busy))
-        return w::error_text("script_run: " + busy);
+        return w::error_text(tool + ": " + busy);
     struct Release {
         RunOwner& runs;
         const std::string& agent;
@@ -89,11 +90,11 @@ w::Response Daemon::run_script_call(const w::Request& request, std::atomic<bool>
     SafetyStopToken stop(m_desk->safety_stop(), gone);
     if (fd >= 0)
         m_watcher->watch(fd, gone);
-    auto report = run_script(*script, run_setup(m_options, agent), stop, gone);
+    auto report = run_script(*script, run_setup(m_options, plugin, agent), stop, gone);
     if (fd >= 0)
         m_watcher->unwatch(fd);
     if (!report)
-        return w::error_text("script_run: " + report.error().message);
+        return w::error_text(tool + ": " + report.error().message);
     const auto text = report_json(*report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return report->error ? w::error_text(text) : w::ok_text(text);
 }

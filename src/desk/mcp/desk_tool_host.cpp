@@ -2,6 +2,7 @@
 
 #include "desk/mcp/call_pulse.h"
 #include "desk/mcp/cancel_wake.h"
+#include "desk/plugins/plugin_resources.h"
 #include "desk/script/script_tool.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
@@ -21,7 +22,7 @@ nd_mcp::ToolOutput tool_error(std::string text)
     return out;
 }
 
-// script_run's path as the daemon needs it: absolute, a relative one taken from here (the agent's
+// script_run's (or a plugin's) path as the daemon needs it: absolute, a relative one taken from here (the agent's
 // working directory).
 nlohmann::json with_absolute_path(const nlohmann::json& arguments)
 {
@@ -55,12 +56,32 @@ nlohmann::json DeskToolHost::list_tools()
     nlohmann::json tools = nlohmann::json::array();
     for (const auto& verb : desk_verbs())
         tools.push_back(nd_mcp::list_entry(verb.decl));
-    if (m_script_run)
-        tools.push_back(nd_mcp::list_entry(script_run_decl()));
+    if (!m_script_run)
+        return tools;
+    tools.push_back(nd_mcp::list_entry(script_run_decl()));
+    for (const auto& plugin : m_plugins.loaded)
+        tools.push_back(nd_mcp::list_entry(plugin_decl(plugin.name, plugin.description)));
     return tools;
 }
 
-bool DeskToolHost::has_tool(std::string_view name) { return find_verb(name) != nullptr || name == script_run_decl().name; }
+// A plugin's tool is admitted even while [tools] script_run = false leaves it out of the list: the
+// daemon then answers that it is off, as it does for script_run.
+bool DeskToolHost::has_tool(std::string_view name)
+{
+    return find_verb(name) != nullptr || name == script_run_decl().name || m_plugins.find(name) != nullptr;
+}
+
+bool DeskToolHost::has_resources() { return m_script_run && m_plugins.has_resources(); }
+
+nlohmann::json DeskToolHost::list_resources()
+{
+    return m_script_run ? plugin_resource_list(m_plugins) : nlohmann::json::array();
+}
+
+nd_mcp::ResourceText DeskToolHost::read_resource(std::string_view uri)
+{
+    return m_script_run ? read_plugin_resource(m_plugins, uri) : nd_mcp::ResourceText{};
+}
 
 nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann::json& arguments,
                                               const nd_mcp::CallContext& context)
@@ -79,9 +100,11 @@ nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann
     if (!client)
         return tool_error(client.error().message);
     // The MCP front has no agent of its own: its calls share the default session, as the CLI's do.
-    wire::Request request{"", std::string(name), name == script_run_decl().name ? with_absolute_path(arguments) : arguments};
+    const bool runs_script = name == script_run_decl().name || m_plugins.find(name) != nullptr;
+    wire::Request request{"", std::string(name), runs_script ? with_absolute_path(arguments) : arguments};
     auto result = [&] {
-        CallPulse pulse(context, expected_call_ms(name, arguments), std::string(name) + " running");
+        // A plugin's run is bounded as script_run's is.
+        CallPulse pulse(context, expected_call_ms(runs_script ? script_run_decl().name : name, arguments), std::string(name) + " running");
         return client->call(request, std::nullopt, wake.fd());
     }();
     switch (result.status) {

@@ -3,6 +3,7 @@
 #include "desk/config.h"
 
 #include "desk/mcp/desk_tool_host.h"
+#include "desk/plugins/plugin_set.h"
 #include "desk/wire/endpoint.h"
 #include "mcp/mcp_server.h"
 
@@ -41,8 +42,14 @@ int run_mcp_front(const std::vector<std::string>& args)
     DeskToolHost host = endpoint ? DeskToolHost(*endpoint) : DeskToolHost::without_endpoint(endpoint.error().message);
     // The tools config.toml turns off are not listed; a config that does not load lists them all,
     // and the daemon answers each call with the load error.
-    if (auto config = load_config(config_path()))
+    if (auto config = load_config(config_path())) {
         host.set_script_run(config->script_run);
+        // The plugin directory is read once, now; what it loaded and refused goes to stderr.
+        PluginSet plugins = load_plugins(plugins_dir(*config));
+        for (const auto& line : plugins.log_lines())
+            std::cerr << "shuttle mcp: " << line << "\n";
+        host.set_plugins(std::move(plugins));
+    }
     nd_mcp::McpServer server(host, STDIN_FILENO, STDOUT_FILENO, mcp_front_options());
     return server.run();
 }

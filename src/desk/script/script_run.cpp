@@ -20,7 +20,7 @@ using nd_core::make_error;
 
 namespace {
 
-nd_core::Error refuse(const std::string& what) { return nd_core::Error{ErrorCode::invalid_arguments, "script_run: " + what}; }
+nd_core::Error refuse(const std::string& what) { return nd_core::Error{ErrorCode::invalid_arguments, what}; }
 
 // Writes a whole file, 0600.
 nd_core::Result<void> write_file(const std::string& path, std::string_view text)

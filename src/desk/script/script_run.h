@@ -39,7 +39,8 @@ struct ScriptRequest {
 };
 
 // Reads script_run's checked arguments: exactly one of code and path (an absolute path), params
-// an object, timeout_s 1 to 110 (a number of seconds).
+// an object, timeout_s 1 to 110 (a number of seconds). The refusal does not name the tool; the
+// caller puts it in front (script_run or a plugin's).
 nd_core::Result<ScriptRequest> parse_script_request(const nlohmann::json& args);
 
 // Where and how a run starts.

@@ -37,4 +37,12 @@ const nd_mcp::ToolDecl& gui_plan_decl()
     return decl;
 }
 
+nd_mcp::ToolDecl plugin_decl(std::string name, std::string description)
+{
+    nd_mcp::ToolDecl decl = script_run_decl();
+    decl.name = std::move(name);
+    decl.description = std::move(description);
+    return decl;
+}
+
 } // namespace nd_desk
