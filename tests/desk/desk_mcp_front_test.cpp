@@ -182,17 +182,20 @@ std::string text_of(const json& result) { return result["content"][0]["text"].ge
 
 } // namespace
 
-TEST(DeskMcpFront, ListsOneToolPerVerbWithObjectSchemasThenScriptRun)
+TEST(DeskMcpFront, ListsOneToolPerVerbWithObjectSchemasThenScriptRunAndGuiPlan)
 {
     nd_desk::DeskToolHost host("/nonexistent/desk.sock");
     json tools = host.list_tools();
     ASSERT_TRUE(tools.is_array());
-    ASSERT_EQ(tools.size(), nd_desk::desk_verbs().size() + 1);
-    // script_run comes after the verbs; [tools] script_run = false leaves it out.
-    EXPECT_EQ(tools.back(), nd_mcp::list_entry(nd_desk::script_run_decl()));
+    ASSERT_EQ(tools.size(), nd_desk::desk_verbs().size() + 2);
+    // script_run and gui_plan come after the verbs; [tools] script_run = false leaves them out.
+    EXPECT_EQ(tools[tools.size() - 2], nd_mcp::list_entry(nd_desk::script_run_decl()));
+    EXPECT_EQ(tools.back(), nd_mcp::list_entry(nd_desk::gui_plan_decl()));
     EXPECT_TRUE(host.has_tool("script_run"));
+    EXPECT_TRUE(host.has_tool("gui_plan"));
     host.set_script_run(false);
     EXPECT_EQ(host.list_tools().size(), nd_desk::desk_verbs().size());
+    tools.erase(tools.size() - 1);
     tools.erase(tools.size() - 1);
     bool has_screen = false;
     for (const auto& tool : tools) {

@@ -75,18 +75,19 @@ private:
     std::thread m_thread;
 };
 
-TEST_F(DeskMcpPluginsTest, EachPluginIsListedAfterScriptRunWithItsSchema)
+TEST_F(DeskMcpPluginsTest, EachPluginIsListedAfterTheBuiltInsWithScriptRunsSchema)
 {
     nd_desk::DeskToolHost host("/nonexistent/desk.sock");
     host.set_plugins(plugins());
     json tools = host.list_tools();
     const auto verbs = nd_desk::desk_verbs().size();
-    ASSERT_EQ(tools.size(), verbs + 3);
+    ASSERT_EQ(tools.size(), verbs + 4);
     EXPECT_EQ(tools[verbs]["name"], "script_run");
-    EXPECT_EQ(tools[verbs + 1]["name"], "alpha_run");
-    EXPECT_EQ(tools[verbs + 2]["name"], "beta_run");
-    EXPECT_EQ(tools[verbs + 2]["description"], "Runs beta flows.");
-    EXPECT_EQ(tools[verbs + 1]["inputSchema"], tools[verbs]["inputSchema"]);
+    EXPECT_EQ(tools[verbs + 1]["name"], "gui_plan");
+    EXPECT_EQ(tools[verbs + 2]["name"], "alpha_run");
+    EXPECT_EQ(tools[verbs + 3]["name"], "beta_run");
+    EXPECT_EQ(tools[verbs + 3]["description"], "Runs beta flows.");
+    EXPECT_EQ(tools[verbs + 2]["inputSchema"], tools[verbs]["inputSchema"]);
     EXPECT_TRUE(host.has_tool("alpha_run"));
     EXPECT_FALSE(host.has_tool("gamma_run"));
     EXPECT_TRUE(host.has_resources());

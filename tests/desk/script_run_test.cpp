@@ -259,3 +259,49 @@ TEST_F(ScriptRunTest, ScriptRunCanBeTurnedOff)
 }
 
 } // namespace
+
+namespace {
+
+class GuiPlanTest : public ScriptRunTest {};
+
+TEST_F(GuiPlanTest, APlanFindsPressesAndAnswersItsResult)
+{
+    auto r = call("gui_plan", {{"plan", {{"steps", json::array({
+        {{"id", "send"}, {"do", "find"}, {"args", {{"name", "Send"}, {"window", "Chatter"}}},
+            {"expect", {{"path", "nodes"}, {"count_at_least", 1}}}},
+        {{"id", "pressed"}, {"do", "press"}, {"args", {{"id", "$send.nodes[0].id"}}}},
+    })}, {"result", {{"name", "$send.nodes[0].name"}, {"pressed", "$pressed.pressed"}}}}}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    const auto result = json::parse(r.text);
+    EXPECT_EQ(result["name"], "Send") << result;
+    EXPECT_TRUE(result["pressed"].is_string()) << result;
+}
+
+TEST_F(GuiPlanTest, AFailedStepAndABadPlanAreErrorsNamingTheStep)
+{
+    auto failed = call("gui_plan", {{"plan", {{"steps", json::array({
+        {{"do", "windows"}},
+        {{"id", "nothing"}, {"do", "find"}, {"args", {{"name", "No such button anywhere"}}},
+            {"expect", {{"path", "nodes"}, {"count_at_least", 1}}}, {"retry", {{"times", 1}, {"delay_ms", 10}}}},
+        {{"do", "press"}, {"args", {{"id", "$nothing.nodes[0].id"}}}},
+    })}}}});
+    ASSERT_TRUE(failed.is_error) << failed.text;
+    auto answer = json::parse(failed.text);
+    EXPECT_EQ(answer["error"]["step"], 2) << answer;
+    EXPECT_EQ(answer["error"]["id"], "nothing");
+    EXPECT_EQ(answer["error"]["attempts"], 2);
+    EXPECT_NE(answer["error"]["reason"].get<std::string>().find("fewer than 1"), std::string::npos) << answer;
+    EXPECT_EQ(answer["steps_done"], 1);
+
+    auto bad = call("gui_plan", {{"plan", {{"steps", json::array({{{"do", "press"}}})}}}});
+    ASSERT_TRUE(bad.is_error) << bad.text;
+    answer = json::parse(bad.text);
+    EXPECT_EQ(answer["error"]["reason"], "step 1: press needs id") << answer;
+    EXPECT_EQ(answer["steps_done"], 0);
+
+    auto no_plan = call("gui_plan", json::object());
+    EXPECT_TRUE(no_plan.is_error);
+    EXPECT_EQ(no_plan.text.rfind("gui_plan: ", 0), 0u) << no_plan.text;
+}
+
+} // namespace

@@ -36,7 +36,7 @@ function writePlugins(box) {
     writeFileSync(path.join(tools, '30-service.json'), JSON.stringify({ service: { name: 'later' } }));
 }
 
-test('a plugin is listed after script_run, runs its own program, and serves its resource', () =>
+test('a plugin is listed after the built-in tools with script_run\'s schema, runs its own program, and serves its resource', () =>
     withSandbox(async (box) => {
         writePlugins(box);
         await box.startDaemon();
@@ -46,10 +46,10 @@ test('a plugin is listed after script_run, runs its own program, and serves its 
 
         const { tools } = await mcp.client.listTools();
         const names = tools.map((t) => t.name);
-        assert.deepEqual(names.slice(-2), ['script_run', 'flow_run']);
+        assert.deepEqual(names.slice(-3), ['script_run', 'gui_plan', 'flow_run']);
         const flow = tools.at(-1);
         assert.equal(flow.description, 'Runs a flow file (steps, one a line) against the desk.');
-        assert.deepEqual(flow.inputSchema, tools.at(-2).inputSchema);
+        assert.deepEqual(flow.inputSchema, tools.find((t) => t.name === 'script_run').inputSchema);
         // shuttle mcp says what it refused on stderr, before it serves (the pipe may deliver it later).
         for (let i = 0; i < 40 && !mcp.stderr.includes('refused'); ++i)
             await new Promise((r) => setTimeout(r, 50));
@@ -88,7 +88,7 @@ test('script_run = false turns the plugins off: none listed, no resources, a cal
         await box.startDaemon();
         const mcp = await box.startMcp();
         const { tools } = await mcp.client.listTools();
-        assert.ok(!tools.some((t) => t.name === 'flow_run' || t.name === 'script_run'));
+        assert.ok(!tools.some((t) => ['flow_run', 'script_run', 'gui_plan'].includes(t.name)));
         assert.equal(mcp.client.getServerCapabilities().resources, undefined);
         const result = await mcp.call('flow_run', { code: 'x' });
         assert.equal(result.isError, true);

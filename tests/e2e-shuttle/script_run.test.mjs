@@ -98,3 +98,28 @@ function alive(pid) {
         return false;
     }
 }
+
+test('gui_plan: a plan of desk steps answers its result; a failed step is an error naming it', () =>
+    withSandbox(async (box) => {
+        await box.startDaemon();
+        const mcp = await box.startMcp();
+        const { tools } = await mcp.client.listTools();
+        assert.deepEqual(tools.slice(-2).map((t) => t.name), ['script_run', 'gui_plan']);
+        const done = await mcp.call('gui_plan', { plan: {
+            steps: [
+                { id: 'w', do: 'windows', expect: { path: 'windows[*].app', contains: 'Chatter' } },
+                { id: 'send', do: 'find', args: { name: 'Send', window: 'Chatter' } },
+                { do: 'press', args: { id: '$send.nodes[0].id' } },
+            ],
+            result: { titles: '$w.windows[*].title', send: '$send.nodes[0].name' },
+        } });
+        assert.equal(done.isError, false, textOf(done));
+        const result = JSON.parse(textOf(done));
+        assert.equal(result.send, 'Send');
+        assert.ok(result.titles.some((t) => t.startsWith('Chatter')), textOf(done));
+        const failed = await mcp.call('gui_plan', { plan: { steps: [{ do: 'find', args: { name: 'Send', window: 'Nowhere' } },
+            { do: 'press', args: { id: 'not-an-id' } }] } });
+        assert.equal(failed.isError, true);
+        const error = JSON.parse(textOf(failed)).error;
+        assert.equal(error.step, 1, textOf(failed));
+    }));

@@ -212,11 +212,13 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
     if (tool_name == "script_run")
         return run_script_call(*request, nullptr, gone, fd);
+    if (tool_name == "gui_plan")
+        return run_script_call(*request, nullptr, gone, fd, true);
     if (const Plugin* plugin = m_plugins.find(tool_name))
         return run_script_call(*request, plugin, gone, fd);
     if (!verb)
         return w::error_text("unknown tool " + tool_name +
-                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), script_run and the plugins' tools");
+                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), script_run, gui_plan and the plugins' tools");
     if (std::string busy; verb->changes_desktop && !m_runs.may_act(request->agent_id, busy))
         return w::error_text(tool_name + ": " + busy);
 

@@ -64,9 +64,10 @@ private:
     Daemon(nd_core::Backend&, DaemonOptions);
     void serve(int fd);
     void reap_finished();
-    // script_run, or a plugin's tool with its bin in Node's place (daemon_script.cpp): claims the
-    // desk, runs the script, answers its report.
-    wire::Response run_script_call(const wire::Request&, const Plugin* plugin, std::atomic<bool>* gone, int fd);
+    // script_run, a plugin's tool with its bin in Node's place, or (plan) gui_plan's executor
+    // (daemon_script.cpp): claims the desk, runs the script, answers its report or the plan's result.
+    wire::Response run_script_call(const wire::Request&, const Plugin* plugin, std::atomic<bool>* gone, int fd,
+        bool plan = false);
 
     DaemonOptions m_options;
     std::unique_ptr<Desk> m_desk;

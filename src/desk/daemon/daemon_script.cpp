@@ -1,11 +1,14 @@
-// The daemon's script_run and the plugins' tools, one path for both: the call's arguments checked
-// against script_run's declaration, the desk claimed for the run (run_owner.h), the run supervised
-// (script/script_run.h) while the call's connection is watched for its client going away, and the
-// report answered: is_error with the whole report as text when the run failed. A plugin's run
-// differs only in its program (the plugin's bin in Node's place) and in the name its runs carry.
+// The daemon's script_run, gui_plan and the plugins' tools, one path for all three: the call's
+// arguments checked against its declaration, the desk claimed for the run (run_owner.h), the run
+// supervised (script/script_run.h) while the call's connection is watched for its client going
+// away, and the report answered: is_error with the whole report as text when the run failed. A
+// plugin's run differs only in its program (the plugin's bin in Node's place) and in the name its
+// runs carry; gui_plan's runs the runtime's plan executor with params {plan} and answers the plan's
+// result or the step that failed (script/gui_plan.h).
 
 #include "desk/daemon/daemon.h"
 #include "desk/desk_read_launch.h"
+#include "desk/script/gui_plan.h"
 #include "desk/script/script_run.h"
 #include "desk/script/script_tool.h"
 
@@ -42,13 +45,16 @@ std::string own_directory()
     return directory_of(std::string(buf, static_cast<std::size_t>(n)));
 }
 
-// The program: a plugin's bin, else Node (SHUTTLE_NODE, else node on PATH). The runtime:
-// SHUTTLE_RUNTIME (its directory), else runtime/ beside the shuttle binary.
+// The runtime's directory: SHUTTLE_RUNTIME, else runtime/ beside the shuttle binary.
+std::string runtime_dir() { return env_or("SHUTTLE_RUNTIME", own_directory() + "/runtime"); }
+
+// The program: a plugin's bin, else Node (SHUTTLE_NODE, else node on PATH), with the runtime's
+// entry module as its one argument.
 RunSetup run_setup(const DaemonOptions& options, const Plugin* plugin, const std::string& agent)
 {
     RunSetup setup;
     setup.program = plugin ? plugin->bin : env_or("SHUTTLE_NODE", find_on_path("node", env_or("PATH", "/usr/bin:/bin")));
-    setup.entry = env_or("SHUTTLE_RUNTIME", own_directory() + "/runtime") + "/run.mjs";
+    setup.entry = runtime_dir() + "/run.mjs";
     setup.socket = options.endpoint;
     setup.agent = agent;
     setup.runs_dir = directory_of(options.endpoint) + "/runs";
@@ -64,16 +70,18 @@ RunSetup run_setup(const DaemonOptions& options, const Plugin* plugin, const std
 
 } // namespace
 
-w::Response Daemon::run_script_call(const w::Request& request, const Plugin* plugin, std::atomic<bool>* gone, int fd)
+w::Response Daemon::run_script_call(const w::Request& request, const Plugin* plugin, std::atomic<bool>* gone, int fd,
+    bool plan)
 {
-    const std::string& tool = plugin ? plugin->name : script_run_decl().name;
+    const auto& decl = plan ? gui_plan_decl() : script_run_decl();
+    const std::string& tool = plugin ? plugin->name : decl.name;
     if (!m_options.config->script_run)
         return w::error_text(tool + " is off: config.toml says [tools] script_run = false" +
                              (plugin ? std::string(", which turns the plugins off with it") : std::string()));
-    auto checked = nd_mcp::check_arguments(script_run_decl(), request.args.is_null() ? nlohmann::json::object() : request.args);
+    auto checked = nd_mcp::check_arguments(decl, request.args.is_null() ? nlohmann::json::object() : request.args);
     if (!checked)
         return w::error_text(tool + ": " + checked.error().message);
-    auto script = parse_script_request(*checked);
+    auto script = plan ? plan_request(*checked, runtime_dir() + "/" + PLAN_MODULE) : parse_script_request(*checked);
     if (!script)
         return w::error_text(tool + ": " + script.error().message);
 
@@ -95,6 +103,10 @@ w::Response Daemon::run_script_call(const w::Request& request, const Plugin* plu
         m_watcher->unwatch(fd);
     if (!report)
         return w::error_text(tool + ": " + report.error().message);
+    if (plan) {
+        auto answer = plan_answer(*report);
+        return answer.is_error ? w::error_text(answer.text) : w::ok_text(answer.text);
+    }
     const auto text = report_json(*report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return report->error ? w::error_text(text) : w::ok_text(text);
 }

@@ -59,6 +59,7 @@ nlohmann::json DeskToolHost::list_tools()
     if (!m_script_run)
         return tools;
     tools.push_back(nd_mcp::list_entry(script_run_decl()));
+    tools.push_back(nd_mcp::list_entry(gui_plan_decl()));
     for (const auto& plugin : m_plugins.loaded)
         tools.push_back(nd_mcp::list_entry(plugin_decl(plugin.name, plugin.description)));
     return tools;
@@ -68,7 +69,8 @@ nlohmann::json DeskToolHost::list_tools()
 // daemon then answers that it is off, as it does for script_run.
 bool DeskToolHost::has_tool(std::string_view name)
 {
-    return find_verb(name) != nullptr || name == script_run_decl().name || m_plugins.find(name) != nullptr;
+    return find_verb(name) != nullptr || name == script_run_decl().name || name == gui_plan_decl().name ||
+           m_plugins.find(name) != nullptr;
 }
 
 bool DeskToolHost::has_resources() { return m_script_run && m_plugins.has_resources(); }
@@ -103,8 +105,10 @@ nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann
     const bool runs_script = name == script_run_decl().name || m_plugins.find(name) != nullptr;
     wire::Request request{"", std::string(name), runs_script ? with_absolute_path(arguments) : arguments};
     auto result = [&] {
-        // A plugin's run is bounded as script_run's is.
-        CallPulse pulse(context, expected_call_ms(runs_script ? script_run_decl().name : name, arguments), std::string(name) + " running");
+        // A plugin's run and a plan are bounded as script_run's is (timeout_s).
+        const bool bounded_as_run = runs_script || name == gui_plan_decl().name;
+        CallPulse pulse(context, expected_call_ms(bounded_as_run ? script_run_decl().name : name, arguments),
+            std::string(name) + " running");
         return client->call(request, std::nullopt, wake.fd());
     }();
     switch (result.status) {
