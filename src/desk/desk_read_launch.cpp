@@ -1,5 +1,7 @@
 #include "desk/desk_read_launch.h"
 
+#include "desk/spawn_group.h"
+
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -29,26 +31,15 @@ nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv)
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    sigdelset(&all, SIGKILL);
-    sigdelset(&all, SIGSTOP);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid = -1;
-    const int rc = posix_spawn(&pid, args[0], &files, &attr, args.data(), environ);
+    const int rc = posix_spawn(&pid, args[0], &files, attr.get(), args.data(), environ);
     posix_spawn_file_actions_destroy(&files);
-    posix_spawnattr_destroy(&attr);
     if (rc != 0)
         return nd_core::make_error(nd_core::ErrorCode::action_failed, argv.front() + " could not start: " + std::strerror(rc));
     return pid;

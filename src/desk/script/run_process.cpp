@@ -1,5 +1,7 @@
 #include "desk/script/run_process.h"
 
+#include "desk/spawn_group.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -73,17 +75,7 @@ nd_core::Result<pid_t> spawn(const ProcessSpec& spec, int out_fd, int err_fd)
         envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
 
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    sigdelset(&all, SIGKILL);
-    sigdelset(&all, SIGSTOP);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
@@ -92,9 +84,8 @@ nd_core::Result<pid_t> spawn(const ProcessSpec& spec, int out_fd, int err_fd)
     if (!spec.work_dir.empty())
         posix_spawn_file_actions_addchdir_np(&files, spec.work_dir.c_str());
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, args[0], &files, &attr, args.data(), envp.data());
+    const int rc = ::posix_spawn(&pid, args[0], &files, attr.get(), args.data(), envp.data());
     posix_spawn_file_actions_destroy(&files);
-    posix_spawnattr_destroy(&attr);
     if (rc != 0)
         return nd_core::make_error(nd_core::ErrorCode::action_failed,
             spec.argv.front() + " could not start: " + std::strerror(rc));

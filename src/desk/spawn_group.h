@@ -1,0 +1,23 @@
+#pragma once
+
+// What every child the desk starts shares (desk_launch's apps, script runs, plugins): posix_spawn
+// attributes for a process group of its own, an empty signal mask and default handlers (the
+// daemon's threads block signals its children must not inherit).
+
+#include <spawn.h>
+
+namespace nd_desk {
+
+class GroupSpawnAttr {
+public:
+    GroupSpawnAttr();
+    ~GroupSpawnAttr();
+    GroupSpawnAttr(const GroupSpawnAttr&) = delete;
+    GroupSpawnAttr& operator=(const GroupSpawnAttr&) = delete;
+    const posix_spawnattr_t* get() const { return &m_attr; }
+
+private:
+    posix_spawnattr_t m_attr;
+};
+
+} // namespace nd_desk
