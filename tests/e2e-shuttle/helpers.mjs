@@ -46,9 +46,10 @@ export class Sandbox {
     }
 
     // `shuttle daemon --backend mock`, resolved once it says it listens.
-    // extraEnv: more variables for the daemon (and so for the scripts it runs).
-    async startDaemon(extraEnv = {}) {
-        const child = await startShuttleDaemon(SHUTTLE_BIN, { ...this.env(), ...extraEnv });
+    // extraEnv: more variables for the daemon (and so for the scripts it runs); backend: mock, or
+    // linux on a desktop.
+    async startDaemon(extraEnv = {}, backend = 'mock') {
+        const child = await startShuttleDaemon(SHUTTLE_BIN, { ...this.env(), ...extraEnv }, backend);
         this.children.push(child);
         return child;
     }

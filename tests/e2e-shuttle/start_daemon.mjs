@@ -1,4 +1,5 @@
-// Starts `shuttle daemon --backend mock` for a test and resolves once it says it listens. Shared by
+// Starts `shuttle daemon` (the mock backend unless told otherwise) for a test and resolves once it
+// says it listens. Shared by
 // the shuttle end-to-end tests and the script runtime's tests (tests/runtime); it needs no package.
 
 import { spawn } from 'node:child_process';
@@ -7,12 +8,13 @@ import { existsSync } from 'node:fs';
 /**
  * @param {string} bin the shuttle binary
  * @param {Record<string, string>} env the daemon's whole environment (SHUTTLE_SOCKET, SHUTTLE_CONFIG, ...)
+ * @param {string} [backend] mock, or linux on a desktop
  * @returns {Promise<import('node:child_process').ChildProcess>}
  */
-export async function startShuttleDaemon(bin, env) {
+export async function startShuttleDaemon(bin, env, backend = 'mock') {
     if (!existsSync(bin))
         throw new Error(`shuttle not found at ${bin}: build it or set SHUTTLE_BIN`);
-    const child = spawn(bin, ['daemon', '--backend', 'mock'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bin, ['daemon', '--backend', backend], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     await new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the daemon did not start: ${stderr}`)), 10000);
