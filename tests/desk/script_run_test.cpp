@@ -117,6 +117,7 @@ TEST_F(ScriptRunTest, EachFailureHasItsKind)
         {"export async function main() { throw new TypeError('no such row'); }", "exception", "TypeError: no such row"},
         {"export function main() { return 10n; }", "exception", "BigInt"},
         {"export function main() { process.exit(7); }", "exit", "process.exit(7)"},
+        {"export function main() { return 'x'.repeat(9 * 1024 * 1024); }", "exception", "at most 8 MiB"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.code);

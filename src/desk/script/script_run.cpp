@@ -1,5 +1,6 @@
 #include "desk/script/script_run.h"
 
+#include "desk/plugins/bounded_file.h"
 #include "desk/script/run_process.h"
 
 #include <cerrno>
@@ -36,17 +37,6 @@ nd_core::Result<void> write_file(const std::string& path, std::string_view text)
     return nd_core::Ok{};
 }
 
-std::optional<std::string> read_file(const std::string& path, std::size_t cap)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::string text(cap, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(cap));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return text;
-}
-
 // The run's private directory, 0700, inside runs_dir (made 0700 when missing).
 nd_core::Result<std::string> make_run_dir(const std::string& runs_dir)
 {
@@ -79,12 +69,16 @@ std::vector<std::string> run_environment(const RunSetup& setup, const std::strin
     return env;
 }
 
-// What the runtime left: error.json's {kind, message}, or result.json's value.
+// What the runtime left: error.json's {kind, message}, or result.json's value (a result too large
+// for a report is the script's failure).
 void read_outcome_files(const std::string& run_dir, RunReport& report)
 {
     constexpr std::size_t MAX_FILE = 8 * 1024 * 1024;
-    if (auto text = read_file(run_dir + "/error.json", MAX_FILE)) {
-        auto parsed = nlohmann::json::parse(*text, nullptr, false);
+    std::error_code ignored;
+    const auto error_path = run_dir + "/error.json";
+    if (std::filesystem::exists(error_path, ignored)) {
+        auto text = read_bounded_file(error_path, MAX_FILE);
+        auto parsed = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
         RunError error{"exit", "the runtime left an unreadable error.json"};
         if (parsed.is_object() && parsed.value("kind", nlohmann::json()).is_string()) {
             error.kind = parsed["kind"].get<std::string>();
@@ -94,13 +88,19 @@ void read_outcome_files(const std::string& run_dir, RunReport& report)
         report.error = std::move(error);
         return;
     }
-    if (auto text = read_file(run_dir + "/result.json", MAX_FILE)) {
-        auto parsed = nlohmann::json::parse(*text, nullptr, false);
-        if (parsed.is_discarded())
-            report.error = RunError{"exit", "the runtime left an unreadable result.json"};
-        else
-            report.result = std::move(parsed);
+    const auto result_path = run_dir + "/result.json";
+    if (!std::filesystem::exists(result_path, ignored))
+        return;
+    auto text = read_bounded_file(result_path, MAX_FILE);
+    if (!text) {
+        report.error = RunError{"exception", "main's result as JSON " + text.error().message + ": a report carries at most 8 MiB"};
+        return;
     }
+    auto parsed = nlohmann::json::parse(*text, nullptr, false);
+    if (parsed.is_discarded())
+        report.error = RunError{"exit", "the runtime left an unreadable result.json"};
+    else
+        report.result = std::move(parsed);
 }
 
 std::string exit_message(const ProcessOutcome& outcome, const std::string& program)
