@@ -134,9 +134,7 @@ void McpServer::handle_line(std::string_view line)
 
 void McpServer::cancel_request(const nlohmann::json& request_id)
 {
-    if (!request_id.is_string() && !request_id.is_number_integer())
-        return;
-    // MCP forbids cancelling initialize; a cancel for an unknown or finished request is ignored.
+    // route_line passes only string and integer ids. MCP forbids cancelling initialize; a cancel for an unknown or finished request is ignored.
     auto matches = [&](const std::shared_ptr<Pending>& pending) {
         return pending->request.id == request_id && pending->request.method != "initialize";
     };

@@ -17,6 +17,8 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 
 import { Sandbox } from '../e2e-shuttle/helpers.mjs';
 
+export { textOf } from '../e2e-shuttle/helpers.mjs';
+
 export const DRIVER_BIN =
     process.env.NISH_DRIVER_BIN || fileURLToPath(new URL('../../build/bin/nish-driver', import.meta.url));
 export const SHUTTLE_BIN =
@@ -115,8 +117,4 @@ export function inspector(params, args) {
         child.stderr.on('data', (d) => { stderr += d; });
         child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
-}
-
-export function textOf(result) {
-    return result.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
 }

@@ -4,6 +4,7 @@
 // SHUTTLE_E2E_DESKTOP=1 there); elsewhere it is skipped.
 
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -35,18 +36,7 @@ test('script_run on a real app: the check button found, pressed, its new state r
             }
             assert.ok(listed, 'gtk3-widget-factory never showed a window');
             const result = await mcp.call('script_run', {
-                code: `export async function main({ app }) {
-                    const { nodes } = await desk.find({ name: 'checkbutton', role: 'check_box', window: app });
-                    const box = nodes.find((n) => n.states.includes('showing') && n.states.includes('enabled'));
-                    const before = box.states.includes('checked');
-                    await desk.press(box.id);
-                    let after = before;
-                    for (let i = 0; i < 30 && after === before; i++) {
-                        await new Promise((r) => setTimeout(r, 100));
-                        after = (await desk.read(box.id)).states.includes('checked');
-                    }
-                    return { before, after };
-                }`,
+                path: fileURLToPath(new URL('../../fixtures/scripts/press_check_button.mjs', import.meta.url)),
                 params: { app: 'gtk3-widget-factory' },
                 timeout_s: 30,
             });

@@ -1,5 +1,7 @@
 #include "desk/mcp/call_pulse.h"
 
+#include "desk/script/script_run.h"
+
 #include <algorithm>
 #include <system_error>
 
@@ -66,8 +68,9 @@ std::int64_t expected_call_ms(std::string_view tool, const nlohmann::json& argum
         return std::clamp<std::int64_t>(int_arg(arguments, "timeout_ms", STILL_DEFAULT_MS), 0, WAIT_CAP_MS);
     if (tool == "script_run") {
         const auto it = arguments.is_object() ? arguments.find("timeout_s") : arguments.end();
-        const double seconds = it != arguments.end() && it->is_number() ? it->get<double>() : 90.0;
-        return static_cast<std::int64_t>(std::clamp(seconds, 0.0, 110.0) * 1000);
+        const double seconds =
+            it != arguments.end() && it->is_number() ? it->get<double>() : static_cast<double>(RUN_TIMEOUT_DEFAULT_S);
+        return static_cast<std::int64_t>(std::clamp(seconds, 0.0, static_cast<double>(RUN_TIMEOUT_MAX_S)) * 1000);
     }
     return 0;
 }

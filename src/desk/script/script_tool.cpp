@@ -4,6 +4,17 @@
 
 namespace nd_desk {
 
+namespace {
+
+// A run's timeout, as script_run and gui_plan both take it.
+nd_mcp::ArgSpec timeout_arg()
+{
+    return {"timeout_s", nd_mcp::ArgType::number, "default " + std::to_string(RUN_TIMEOUT_DEFAULT_S), false, {}, 0.0,
+        static_cast<double>(RUN_TIMEOUT_MAX_S)};
+}
+
+} // namespace
+
 const nd_mcp::ToolDecl& script_run_decl()
 {
     using nd_mcp::ArgType;
@@ -15,8 +26,7 @@ const nd_mcp::ToolDecl& script_run_decl()
                        "error whose text is that report with error {kind, message}.",
         .args = {{"code", ArgType::string, "the module's source"},
             {"path", ArgType::string, "or a module file; relative to your working directory"},
-            {"params", ArgType::object, "main's argument, default {}"},
-            {"timeout_s", ArgType::number, "default 90", false, {}, 0.0, static_cast<double>(RUN_TIMEOUT_MAX_S)}},
+            {"params", ArgType::object, "main's argument, default {}"}, timeout_arg()},
     };
     return decl;
 }
@@ -31,8 +41,7 @@ const nd_mcp::ToolDecl& gui_plan_decl()
                        "contains | exists | matches | count_at_least}, retry?: {times, delay_ms?}}], result?}. In args "
                        "and result, \"$id.path\" is an earlier step's result (nodes[0].id, windows[*].title). Answers "
                        "the result (default: each step with an id), or an error naming the failed step and why.",
-        .args = {{"plan", ArgType::object, "{steps, result?}", true},
-            {"timeout_s", ArgType::number, "default 90", false, {}, 0.0, static_cast<double>(RUN_TIMEOUT_MAX_S)}},
+        .args = {{"plan", ArgType::object, "{steps, result?}", true}, timeout_arg()},
     };
     return decl;
 }
