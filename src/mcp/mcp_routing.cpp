@@ -91,8 +91,8 @@ std::string answer_request(const RpcRequest& request, const EraClaim& claim, Too
         message += " (protocol revision " + claim.revision + " has no " + request.method
             + "; call server/discover, tools/list or tools/call with the _meta envelope)";
     else if (era == Era::legacy && request.method == "server/discover")
-        message += " (server/discover is protocol revision 2026-07-28's: send it with the _meta envelope "
-                   "naming that revision, or open with initialize)";
+        message += " (server/discover is protocol revision " + std::string(MCP_MODERN_VERSIONS.front()) +
+                   "'s: send it with the _meta envelope naming that revision, or open with initialize)";
     return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND, message);
 }
 

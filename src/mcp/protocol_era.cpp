@@ -31,7 +31,7 @@ EraFault unsupported_revision(const std::string& requested)
         supported.push_back(version);
         fault.message += " " + std::string(version);
     }
-    fault.message += " per request, and 2025-11-25 through initialize)";
+    fault.message += " per request, and " + std::string(MCP_PROTOCOL_VERSIONS.front()) + " through initialize)";
     fault.data_json = dump_json(nlohmann::json{{"supported", supported}, {"requested", shown}});
     return fault;
 }
