@@ -36,7 +36,7 @@ constexpr const char* USAGE = R"(usage:
   shuttle desk VERB [JSON | --name value ...] [--out FILE]      call one desk verb
   shuttle mcp                                                   MCP stdio front for the desk
   shuttle stop | shuttle resume                                 safety stop: halt every call / lift it
-  shuttle plugins                                               what the plugin directory loads and refuses (JSON)
+  shuttle plugins                                               the plugins and services the plugin directory loads and refuses (JSON)
   shuttle --version
 
 The socket: SHUTTLE_SOCKET, else $XDG_CACHE_HOME/loomhand/shuttle/desk.sock, else

@@ -66,6 +66,14 @@ std::string config_path()
     return std::string(home ? home : "") + "/.config/loomhand/shuttle/config.toml";
 }
 
+std::vector<std::string> DeskConfig::model_key_variables() const
+{
+    std::vector<std::string> names{"OPENROUTER_API_KEY"};
+    if (api_key_env)
+        names.push_back(*api_key_env);
+    return names;
+}
+
 std::string config_dir(const DeskConfig& config)
 {
     const std::string path = config.path.empty() ? config_path() : config.path;

@@ -38,6 +38,9 @@ struct DeskConfig {
     std::optional<std::string> api_key_env;
 
     bool allows(std::string_view app) const;
+    // The variables that hold a model key (OPENROUTER_API_KEY and [models] api_key_env): no child
+    // of the daemon (a run, a plugin, a service) sees them.
+    std::vector<std::string> model_key_variables() const;
 };
 
 // The path config.toml is read from (the rule above).

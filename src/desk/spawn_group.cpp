@@ -1,6 +1,9 @@
 #include "desk/spawn_group.h"
 
 #include <csignal>
+#include <string_view>
+
+extern char** environ;
 
 namespace nd_desk {
 
@@ -19,5 +22,21 @@ GroupSpawnAttr::GroupSpawnAttr()
 }
 
 GroupSpawnAttr::~GroupSpawnAttr() { posix_spawnattr_destroy(&m_attr); }
+
+std::vector<std::string> child_environment(const std::vector<std::string>& hidden, const std::vector<std::string>& extra)
+{
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        std::string_view entry(*e);
+        const auto name = entry.substr(0, entry.find('='));
+        bool drop = name.starts_with("SHUTTLE_");
+        for (const auto& h : hidden)
+            drop = drop || name == h;
+        if (!drop)
+            env.emplace_back(entry);
+    }
+    env.insert(env.end(), extra.begin(), extra.end());
+    return env;
+}
 
 } // namespace nd_desk

@@ -6,6 +6,9 @@
 
 #include <spawn.h>
 
+#include <string>
+#include <vector>
+
 namespace nd_desk {
 
 class GroupSpawnAttr {
@@ -19,5 +22,9 @@ public:
 private:
     posix_spawnattr_t m_attr;
 };
+
+// The daemon's environment for a child ("NAME=value"), without the `hidden` variables (the model
+// keys) and the desk's own SHUTTLE_* ones, then `extra`.
+std::vector<std::string> child_environment(const std::vector<std::string>& hidden, const std::vector<std::string>& extra);
 
 } // namespace nd_desk

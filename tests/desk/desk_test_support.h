@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,7 +47,9 @@ public:
         }())
     {
     }
-    MockDaemon(const std::string& endpoint, nd_desk::DeskConfig config)
+    // `adjust` changes the daemon's options before it opens (the services' timings, its log).
+    MockDaemon(const std::string& endpoint, nd_desk::DeskConfig config,
+        const std::function<void(nd_desk::DaemonOptions&)>& adjust = {})
     {
         auto backend = nd_mock::MockBackend::load(nd_mock::MockBackend::default_fixture_dir());
         if (!backend.ok())
@@ -55,16 +58,24 @@ public:
         nd_desk::DaemonOptions options;
         options.endpoint = endpoint;
         options.config = std::move(config);
+        if (adjust)
+            adjust(options);
         auto daemon = nd_desk::Daemon::open(*m_backend, std::move(options));
         if (!daemon.ok())
             throw std::runtime_error(daemon.error().text());
         m_daemon = std::move(daemon).value();
         m_thread = std::thread([this] { m_daemon->run(); });
     }
-    ~MockDaemon()
+    ~MockDaemon() { stop(); }
+    nd_desk::Daemon& daemon() { return *m_daemon; }
+    // Stops it now (what its destructor does), for a test that times the stop.
+    void stop()
     {
+        if (!m_daemon)
+            return;
         m_daemon->request_stop();
         m_thread.join();
+        m_daemon.reset();
     }
     // The mock desktop, for its test hooks (they are thread-safe).
     nd_mock::MockBackend& backend() { return *m_backend; }

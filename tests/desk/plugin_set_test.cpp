@@ -1,6 +1,6 @@
 // The plugin directory's loader (docs/plugins.md): every rule of the schema refuses a file with a
 // reason naming the file and the field, a bad file leaves the good ones loaded, files load in
-// file-name order, service plugins and files that are not *.json are left alone, and the
+// file-name order, service files go to their own schema, files that are not *.json are left alone, and the
 // directory's edge cases (missing, unreadable, a symbolic link, a file too large).
 
 #include "desk/desk_test_support.h"
@@ -166,15 +166,21 @@ TEST_F(PluginSetTest, ADescriptionIsCountedInCharactersAndTheDeskVerbsAreTaken)
     EXPECT_EQ(set.refused[0].reason.rfind("name: ", 0), 0u);
 }
 
-TEST_F(PluginSetTest, AServicePluginIsLeftToTheServiceLoader)
+TEST_F(PluginSetTest, AServiceFileIsReadWithTheServiceSchema)
 {
+    // A "service" key makes it a service: refused on that schema's rules, not the plugins'.
     write("a.json", json{{"service", {{"name", "watcher"}}}, {"anything", 1}});
     write("b.json", good("kept_run"));
+    write("c.json", json{{"service", "notes"}, {"bin", "/usr/bin/notes"},
+        {"tools", json::array({{{"name", "notes_read"}, {"description", "Read a note."}, {"input_schema", {{"type", "object"}}}}})}});
     auto set = load();
-    EXPECT_TRUE(set.refused.empty()) << set.to_json();
-    ASSERT_EQ(set.loaded.size(), 1u);
-    ASSERT_EQ(set.service_files.size(), 1u);
-    EXPECT_EQ(set.service_files[0], m_dir.path + "/a.json");
+    ASSERT_EQ(set.loaded.size(), 1u) << set.to_json();
+    ASSERT_EQ(set.refused.size(), 1u);
+    EXPECT_EQ(set.refused[0].file, m_dir.path + "/a.json");
+    EXPECT_EQ(set.refused[0].reason.rfind("anything: unknown field", 0), 0u) << set.refused[0].reason;
+    ASSERT_EQ(set.services.size(), 1u);
+    EXPECT_EQ(set.services[0].name, "notes");
+    EXPECT_EQ(set.to_json()["services"][0]["tools"][0]["name"], "notes_read");
 }
 
 TEST_F(PluginSetTest, TheDirectoryItsLinksAndItsLimits)

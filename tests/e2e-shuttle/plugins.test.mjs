@@ -76,8 +76,10 @@ test('a plugin is listed after the built-in tools with script_run\'s schema, run
         assert.equal(listed.code, 1, listed.stderr);
         const summary = JSON.parse(listed.stdout);
         assert.deepEqual(summary.loaded.map((p) => p.name), ['flow_run']);
-        assert.deepEqual(summary.refused.map((r) => path.basename(r.file)), ['20-bad.json']);
+        // A file with a "service" key is read with the services' schema (docs/services.md).
+        assert.deepEqual(summary.refused.map((r) => path.basename(r.file)), ['20-bad.json', '30-service.json']);
         assert.match(summary.refused[0].reason, /^bin: /);
+        assert.match(summary.refused[1].reason, /^bin: missing \(a service has service, bin, tools and optionally args\)/);
         assert.equal(summary.on, true);
     }));
 

@@ -5,6 +5,7 @@
 #include "desk/wire/frame_io.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -46,6 +47,11 @@ Daemon::Daemon(nd_core::Backend& backend, DaemonOptions options) : m_options(std
     m_desk = std::make_unique<Desk>(backend, m_options.config.value_or(DeskConfig{}));
     if (m_options.config)
         m_plugins = load_plugins(plugins_dir(*m_options.config));
+    if (!m_options.log)
+        m_options.log = [](const std::string& line) { std::fprintf(stderr, "shuttle daemon: %s\n", line.c_str()); };
+    m_router = std::make_unique<ServiceRouter>(m_plugins.services, m_options.endpoint, m_options.service_connect_wait);
+    m_supervisor = std::make_unique<ServiceSupervisor>(m_plugins.services, service_launch(m_options), m_options.service_policy,
+        m_options.log);
     m_watcher = std::make_unique<CallWatcher>(m_desk->safety_stop());
     m_stop_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
@@ -65,6 +71,8 @@ nd_core::Result<std::unique_ptr<Daemon>> Daemon::open(nd_core::Backend& backend,
 Daemon::~Daemon()
 {
     request_stop();
+    m_router->close_all();
+    m_supervisor->stop();
     {
         std::lock_guard lock(m_connections_mutex);
         for (auto& c : m_connections)
@@ -106,6 +114,7 @@ void Daemon::reap_finished()
 
 void Daemon::run()
 {
+    m_supervisor->start();
     while (!m_stopping.load()) {
         pollfd fds[2] = {{m_listen, POLLIN, 0}, {m_stop_fd, POLLIN, 0}};
         if (::poll(fds, 2, 1000) < 0 && errno != EINTR)
@@ -140,7 +149,10 @@ void Daemon::run()
     std::lock_guard lock(m_connections_mutex);
     for (auto& c : m_connections)
         ::shutdown(c.fd, SHUT_RDWR);
+    m_router->close_all();
     m_desk->safety_stop().wake_all();
+    // The services last: SIGTERM, their grace, then their groups.
+    m_supervisor->stop();
 }
 
 void Daemon::serve(int fd)
@@ -168,6 +180,14 @@ void Daemon::serve(int fd)
         }
         if (read.status != w::ReadStatus::frame)
             return;
+        std::string scratch;
+        if (auto tool = w::peek_tool(read.payload, scratch); tool && m_options.config) {
+            if (const ServiceRoute* route = m_router->find(*tool)) {
+                if (serve_service_call(fd, read.payload, *route))
+                    continue;
+                return;
+            }
+        }
         gone = false;
         auto response = handle(read.payload, peer, &gone, fd);
         if (gone.load())
@@ -193,9 +213,10 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         if (peer.uid != ::geteuid())
             return w::error_text(std::string(*tool) + " is answered only to the daemon's own user");
         const bool stop = *tool == "safety_stop";
-        if (stop)
+        if (stop) {
             m_desk->safety_stop().stop();
-        else
+            m_router->close_all();
+        } else
             m_desk->safety_stop().resume();
         return w::ok_text(ok_json(stop).dump());
     }
@@ -210,6 +231,8 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return w::error_text("the request names its tool twice, differently");
     if (m_desk->safety_stop().stopped())
         return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+    if (m_router->find(tool_name))
+        return w::error_text(tool_name + " is a service's tool: it is reached on a connection to the daemon's socket");
     if (tool_name == "script_run")
         return run_script_call(*request, nullptr, gone, fd);
     if (tool_name == "gui_plan")
@@ -218,7 +241,7 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return run_script_call(*request, plugin, gone, fd);
     if (!verb)
         return w::error_text("unknown tool " + tool_name +
-                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), script_run, gui_plan and the plugins' tools");
+                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), script_run, gui_plan, the plugins' tools and the services' tools");
     if (std::string busy; verb->changes_desktop && !m_runs.may_act(request->agent_id, busy))
         return w::error_text(tool_name + ": " + busy);
 

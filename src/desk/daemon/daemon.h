@@ -4,17 +4,23 @@
 // once, a thread per connection, one call at a time per connection. It routes each frame by its
 // tool (read before the full decode): safety_stop and safety_resume, answered only to a peer of the
 // daemon's own uid (SO_PEERCRED); then, unless config.toml failed to load or a safety stop is on, the
-// desk verbs, script_run and the plugins' tools (read from the plugin directory when it starts). A failure is a response with is_error: true, never a closed connection, except for a
-// frame larger than the wire allows (the stream cannot be resynced after it).
+// desk verbs, script_run and the plugins' tools (read from the plugin directory when it starts). A
+// failure is a response with is_error: true, never a closed connection, except for a frame larger
+// than the wire allows (the stream cannot be resynced after it). A service plugin's tool is routed
+// before the full decode (services/service_router.h): its connection then belongs to the service,
+// which the daemon keeps running while it serves (services/service_supervisor.h).
 
 #include "desk/config.h"
 #include "desk/daemon/call_watcher.h"
 #include "desk/desk.h"
 #include "desk/plugins/plugin_set.h"
 #include "desk/script/run_owner.h"
+#include "desk/services/service_router.h"
+#include "desk/services/service_supervisor.h"
 #include "desk/wire/wire.h"
 
 #include <atomic>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -29,6 +35,12 @@ struct DaemonOptions {
     std::optional<DeskConfig> config;       // loaded
     std::string config_error;               // or why it did not load (then every call but safety_* answers it)
     std::size_t max_connections = 256;
+    // The services' restarts and stop, and how long a call waits for its service to listen
+    // (the seed's figures by default; tests shorten them).
+    ServicePolicy service_policy;
+    std::chrono::milliseconds service_connect_wait = SERVICE_CONNECT_WAIT;
+    // Where the daemon's log lines go (services starting and exiting); stderr when unset.
+    std::function<void(const std::string&)> log;
 };
 
 struct PeerCred {
@@ -55,6 +67,8 @@ public:
     Desk& desk() { return *m_desk; }
     // The plugin directory as it was read when the daemon started (empty when config.toml did not load).
     const PluginSet& plugins() const { return m_plugins; }
+    // The services it runs (none when config.toml did not load).
+    std::vector<ServiceStatus> services() const { return m_supervisor->status(); }
 
     // One request payload to its response (what a connection does per frame); public for tests
     // and benchmarks that bypass the socket.
@@ -64,6 +78,11 @@ private:
     Daemon(nd_core::Backend&, DaemonOptions);
     void serve(int fd);
     void reap_finished();
+    // A service tool's call on `fd` (daemon_service.cpp): true when the connection goes on (the
+    // call was refused with an error frame), false when the relay ran and the connection is over.
+    bool serve_service_call(int fd, std::string_view payload, const ServiceRoute&);
+    // What every service is started with: the endpoint, the home directory, the hidden variables.
+    static ServiceLaunch service_launch(const DaemonOptions&);
     // script_run, a plugin's tool with its bin in Node's place, or (plan) gui_plan's executor
     // (daemon_script.cpp): claims the desk, runs the script, answers its report or the plan's result.
     wire::Response run_script_call(const wire::Request&, const Plugin* plugin, std::atomic<bool>* gone, int fd,
@@ -73,6 +92,8 @@ private:
     std::unique_ptr<Desk> m_desk;
     std::unique_ptr<CallWatcher> m_watcher;
     PluginSet m_plugins;
+    std::unique_ptr<ServiceRouter> m_router;
+    std::unique_ptr<ServiceSupervisor> m_supervisor;
     RunOwner m_runs;
     std::atomic<std::uint64_t> m_run_count{0};
     int m_listen = -1;

@@ -62,9 +62,7 @@ RunSetup run_setup(const DaemonOptions& options, const Plugin* plugin, const std
     std::error_code ignored;
     std::filesystem::create_directories(setup.flows_dir, ignored);
     setup.work_dir = env_or("HOME", "/");
-    setup.hidden = {"OPENROUTER_API_KEY"};
-    if (options.config && options.config->api_key_env)
-        setup.hidden.push_back(*options.config->api_key_env);
+    setup.hidden = options.config.value_or(DeskConfig{}).model_key_variables();
     return setup;
 }
 

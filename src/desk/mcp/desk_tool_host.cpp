@@ -56,13 +56,27 @@ nlohmann::json DeskToolHost::list_tools()
     nlohmann::json tools = nlohmann::json::array();
     for (const auto& verb : desk_verbs())
         tools.push_back(nd_mcp::list_entry(verb.decl));
-    if (!m_script_run)
-        return tools;
-    tools.push_back(nd_mcp::list_entry(script_run_decl()));
-    tools.push_back(nd_mcp::list_entry(gui_plan_decl()));
-    for (const auto& plugin : m_plugins.loaded)
-        tools.push_back(nd_mcp::list_entry(plugin_decl(plugin.name, plugin.description)));
+    if (m_script_run) {
+        tools.push_back(nd_mcp::list_entry(script_run_decl()));
+        tools.push_back(nd_mcp::list_entry(gui_plan_decl()));
+        for (const auto& plugin : m_plugins.loaded)
+            tools.push_back(nd_mcp::list_entry(plugin_decl(plugin.name, plugin.description)));
+    }
+    // The services' tools stay on with script_run off; a tool with mcp false is the wire's only.
+    for (const auto& service : m_plugins.services)
+        for (const auto& tool : service.tools)
+            if (tool.mcp)
+                tools.push_back({{"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}});
     return tools;
+}
+
+const ServiceTool* DeskToolHost::find_service_tool(std::string_view name) const
+{
+    for (const auto& service : m_plugins.services)
+        for (const auto& tool : service.tools)
+            if (tool.mcp && tool.name == name)
+                return &tool;
+    return nullptr;
 }
 
 // A plugin's tool is admitted even while [tools] script_run = false leaves it out of the list: the
@@ -70,7 +84,7 @@ nlohmann::json DeskToolHost::list_tools()
 bool DeskToolHost::has_tool(std::string_view name)
 {
     return find_verb(name) != nullptr || name == script_run_decl().name || name == gui_plan_decl().name ||
-           m_plugins.find(name) != nullptr;
+           m_plugins.find(name) != nullptr || find_service_tool(name) != nullptr;
 }
 
 bool DeskToolHost::has_resources() { return m_script_run && m_plugins.has_resources(); }

@@ -17,6 +17,11 @@
 // resources/list and resources/read. [tools] script_run = false turns them off with script_run:
 // none is listed, and none of their resources.
 //
+// Services (docs/services.md): each service tool with mcp true is listed after the plugins with
+// its own input schema, whatever [tools] script_run says. Its call sends one frame and reads one
+// response frame through the daemon; a cancel closes the connection, which the daemon passes on to
+// the service as a half-close (the service reads end of file and ends the call itself).
+//
 // The host holds no state between calls beyond the endpoint; the MCP server calls it from its one
 // worker thread.
 
@@ -52,6 +57,8 @@ public:
 
 private:
     DeskToolHost() = default;
+    // A service's tool listed on MCP (mcp true), or null.
+    const ServiceTool* find_service_tool(std::string_view name) const;
 
     std::string m_endpoint;
     std::string m_endpoint_error; // set when there is no endpoint

@@ -4,10 +4,9 @@
 #include "desk/plugins/plugin_set.h"
 
 #include "desk/plugins/bounded_file.h"
-#include "desk/verbs/verbs.h"
+#include "desk/plugins/plugin_fields.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <filesystem>
 
@@ -18,36 +17,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The tools a plugin may not take the name of, besides the desk verbs.
-constexpr std::array<std::string_view, 5> BUILT_IN_TOOLS = {"gui_plan", "script_run", "desk", "screenshot", "status"};
-
-nd_core::Error refuse(const std::string& reason) { return nd_core::make_error(nd_core::ErrorCode::invalid_arguments, reason); }
-
-std::string type_name(const json& value)
-{
-    switch (value.type()) {
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::null: return "null";
-    default: return "a number";
-    }
-}
+using namespace plugin_fields;
 
 // ^[a-z][a-z0-9_]*_run$
-bool valid_name(std::string_view name)
-{
-    if (name.size() < 5 || name.front() < 'a' || name.front() > 'z' || !name.ends_with("_run"))
-        return false;
-    return std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
-}
-
-std::size_t characters(std::string_view text)
-{
-    // The JSON parser admits only valid UTF-8: every byte but a continuation byte starts a character.
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
+bool valid_name(std::string_view name) { return name.size() >= 5 && name.ends_with("_run") && lower_identifier(name); }
 
 // A URI needs a scheme: a letter, then letters, digits, +, - or ., then a colon.
 bool has_scheme(std::string_view uri)
@@ -57,36 +30,6 @@ bool has_scheme(std::string_view uri)
         return false;
     return std::all_of(uri.begin(), uri.begin() + static_cast<std::ptrdiff_t>(colon),
         [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'; });
-}
-
-// Every key of `object` is one of `keys`, and each of `required` is there.
-nd_core::Result<void> check_keys(const json& object, std::string_view where, std::initializer_list<std::string_view> keys,
-    std::initializer_list<std::string_view> required, std::string_view expected)
-{
-    for (const auto& [key, value] : object.items())
-        if (std::find(keys.begin(), keys.end(), key) == keys.end())
-            return refuse(std::string(where) + key + ": unknown field (" + std::string(expected) + ")");
-    for (auto key : required)
-        if (!object.contains(key))
-            return refuse(std::string(where) + std::string(key) + ": missing (" + std::string(expected) + ")");
-    return {};
-}
-
-// The string at object[key] (present), or a refusal naming the field.
-nd_core::Result<std::string> string_field(const json& object, std::string_view where, const char* key)
-{
-    const auto& value = object.at(key);
-    if (!value.is_string())
-        return refuse(std::string(where) + key + ": must be a string, not " + type_name(value));
-    return value.get<std::string>();
-}
-
-nd_core::Result<std::string> absolute_field(const json& object, std::string_view where, const char* key)
-{
-    auto value = TRY(string_field(object, where, key));
-    if (value.empty() || value.front() != '/')
-        return refuse(std::string(where) + key + ": must be an absolute path, not \"" + value + "\"");
-    return value;
 }
 
 nd_core::Result<PluginResource> parse_resource(const json& entry, std::size_t index, const std::vector<Plugin>& earlier,
@@ -126,16 +69,12 @@ nd_core::Result<Plugin> parse_plugin(const json& object, const std::string& file
     if (plugin.name.size() > PLUGIN_NAME_MAX || !valid_name(plugin.name))
         return refuse("name: \"" + plugin.name.substr(0, PLUGIN_NAME_MAX) + "\" must match ^[a-z][a-z0-9_]*_run$ (at most " +
                       std::to_string(PLUGIN_NAME_MAX) + " characters)");
-    if (std::find(BUILT_IN_TOOLS.begin(), BUILT_IN_TOOLS.end(), plugin.name) != BUILT_IN_TOOLS.end() || find_verb(plugin.name))
+    if (is_built_in_tool(plugin.name))
         return refuse("name: " + plugin.name + " is a built-in tool");
     for (const auto& other : earlier)
         if (other.name == plugin.name)
             return refuse("name: " + plugin.name + " is already the tool of " + other.file);
-    plugin.description = TRY(string_field(object, "", "description"));
-    if (plugin.description.empty())
-        return refuse("description: is empty; say what the tool does for the model");
-    if (const auto n = characters(plugin.description); n > PLUGIN_DESCRIPTION_MAX_CHARS)
-        return refuse("description: " + std::to_string(n) + " characters, more than " + std::to_string(PLUGIN_DESCRIPTION_MAX_CHARS));
+    plugin.description = TRY(description_field(object, "", "description", PLUGIN_DESCRIPTION_MAX_CHARS));
     plugin.bin = TRY(absolute_field(object, "", "bin"));
     if (auto resources = object.find("resources"); resources != object.end()) {
         if (!resources->is_array())
@@ -212,6 +151,14 @@ json PluginSet::to_json() const
         out["loaded"].push_back({{"name", plugin.name}, {"description", plugin.description}, {"bin", plugin.bin},
             {"resources", std::move(resources)}, {"file", plugin.file}});
     }
+    out["services"] = json::array();
+    for (const auto& service : services) {
+        json tools = json::array();
+        for (const auto& t : service.tools)
+            tools.push_back({{"name", t.name}, {"description", t.description}, {"input_schema", t.input_schema}, {"mcp", t.mcp}});
+        out["services"].push_back({{"service", service.name}, {"bin", service.bin}, {"args", service.args},
+            {"tools", std::move(tools)}, {"file", service.file}});
+    }
     for (const auto& r : refused)
         out["refused"].push_back({{"file", r.file}, {"reason", r.reason}});
     if (!note.empty())
@@ -224,6 +171,9 @@ std::vector<std::string> PluginSet::log_lines() const
     std::vector<std::string> lines;
     for (const auto& plugin : loaded)
         lines.push_back("plugin " + plugin.name + " loaded from " + plugin.file);
+    for (const auto& service : services)
+        lines.push_back("service " + service.name + " (" + std::to_string(service.tools.size()) + " tool" +
+                        (service.tools.size() == 1 ? "" : "s") + ") loaded from " + service.file);
     for (const auto& r : refused)
         lines.push_back("plugin file " + r.file + " refused: " + r.reason);
     if (!note.empty())
@@ -262,9 +212,12 @@ PluginSet load_plugins(const std::string& dir)
             set.refused.push_back({file, object.error().message});
             continue;
         }
-        // The seam for service plugins: their loader reads these files; this one leaves them be.
         if (object->contains("service")) {
-            set.service_files.push_back(file);
+            auto service = parse_service(*object, file, set.services);
+            if (service)
+                set.services.push_back(std::move(service).value());
+            else
+                set.refused.push_back({file, service.error().message});
             continue;
         }
         auto plugin = parse_plugin(*object, file, set.loaded);

@@ -9,13 +9,14 @@
 //
 // and no other field. The files are read in file-name order; each is loaded or refused on its
 // own, so a bad file never takes the good ones down. A refusal names the file and the field. A
-// file with a "service" key is a service plugin, which this loader leaves to the service loader
-// (its file is noted, neither loaded nor refused).
+// file with a "service" key is a service plugin (service_decl.h), checked against its own schema
+// and kept in `services`.
 //
 // The daemon reads the directory when it starts, `shuttle mcp` when an agent starts it, and
-// `shuttle plugins` prints what it finds. Nothing here runs a plugin.
+// `shuttle plugins` prints what it finds. Nothing here runs a plugin or a service.
 
 #include "desk/config.h"
+#include "desk/plugins/service_decl.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,16 +59,18 @@ struct PluginSet {
     std::string dir;
     std::vector<Plugin> loaded;           // file-name order
     std::vector<RefusedPlugin> refused;   // file-name order
-    std::vector<std::string> service_files; // files with a "service" key: the service loader's
+    std::vector<Service> services;        // files with a "service" key, file-name order
     std::string note;                      // why nothing was read (an unreadable directory), or empty
 
     const Plugin* find(std::string_view name) const;
     // The resource with this uri among every plugin's, or null.
     const PluginResource* find_resource(std::string_view uri) const;
     bool has_resources() const;
-    // {dir, loaded: [{name, description, bin, resources, file}], refused: [{file, reason}], note?}
+    // {dir, loaded: [{name, description, bin, resources, file}],
+    //  services: [{service, bin, args, tools: [{name, description, input_schema, mcp}], file}],
+    //  refused: [{file, reason}], note?}
     nlohmann::json to_json() const;
-    // One line per plugin loaded, per file refused, and the note: what a program prints on stderr
+    // One line per plugin and service loaded, per file refused, and the note: what a program prints on stderr
     // when it has read the directory.
     std::vector<std::string> log_lines() const;
 };

@@ -2,6 +2,7 @@
 
 #include "desk/plugins/bounded_file.h"
 #include "desk/script/run_process.h"
+#include "desk/spawn_group.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -11,8 +12,6 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace nd_desk {
 
@@ -51,22 +50,8 @@ nd_core::Result<std::string> make_run_dir(const std::string& runs_dir)
 // The daemon's environment, without the hidden variables and our own, then the run's.
 std::vector<std::string> run_environment(const RunSetup& setup, const std::string& run_dir, const std::string& script)
 {
-    std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e) {
-        std::string_view entry(*e);
-        const auto name = entry.substr(0, entry.find('='));
-        bool hidden = name.starts_with("SHUTTLE_");
-        for (const auto& h : setup.hidden)
-            hidden = hidden || name == h;
-        if (!hidden)
-            env.emplace_back(entry);
-    }
-    env.push_back("SHUTTLE_SOCKET=" + setup.socket);
-    env.push_back("SHUTTLE_AGENT=" + setup.agent);
-    env.push_back("SHUTTLE_SCRIPT=" + script);
-    env.push_back("SHUTTLE_RUN=" + run_dir);
-    env.push_back("SHUTTLE_FLOWS=" + setup.flows_dir);
-    return env;
+    return child_environment(setup.hidden, {"SHUTTLE_SOCKET=" + setup.socket, "SHUTTLE_AGENT=" + setup.agent,
+        "SHUTTLE_SCRIPT=" + script, "SHUTTLE_RUN=" + run_dir, "SHUTTLE_FLOWS=" + setup.flows_dir});
 }
 
 // What the runtime left: error.json's {kind, message}, or result.json's value (a result too large

@@ -1,0 +1,79 @@
+#include "desk/services/service_router.h"
+
+#include "desk/services/service_paths.h"
+#include "desk/services/service_relay.h"
+#include "desk/wire/frame_io.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace nd_desk {
+
+namespace w = wire;
+
+namespace {
+
+// The first frame must be taken by the service within this.
+constexpr std::chrono::seconds FIRST_FRAME_WRITE_TIMEOUT{10};
+
+} // namespace
+
+ServiceRouter::ServiceRouter(const std::vector<Service>& services, const std::string& endpoint,
+    std::chrono::milliseconds connect_wait)
+    : m_connect_wait(connect_wait)
+{
+    for (const auto& service : services)
+        for (const auto& tool : service.tools)
+            m_tools.emplace(tool.name, ServiceRoute{service.name, service_socket_path(endpoint, service.name)});
+}
+
+std::optional<w::Response> ServiceRouter::call(int client_fd, std::string_view payload, const ServiceRoute& route,
+    const std::function<bool()>& give_up)
+{
+    auto connected = connect_unix_waiting(route.socket, m_connect_wait, give_up);
+    if (!connected) {
+        if (connected.error().code == nd_core::ErrorCode::timed_out)
+            return w::error_text("service " + route.service + " is not listening: " + connected.error().message +
+                                 " (it may be starting again after an exit; the daemon's log says why)");
+        return w::error_text("service " + route.service + ": " + connected.error().message);
+    }
+    const int service_fd = *connected;
+    std::list<std::pair<int, int>>::iterator entry;
+    {
+        std::lock_guard lock(m_mutex);
+        entry = m_in_flight.emplace(m_in_flight.end(), client_fd, service_fd);
+    }
+    auto forget = [&] {
+        std::lock_guard lock(m_mutex);
+        m_in_flight.erase(entry);
+    };
+    // A stop that came while it connected refuses the call before the service sees it.
+    if (give_up && give_up()) {
+        forget();
+        ::close(service_fd);
+        return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+    }
+    if (const int err = w::write_frame(service_fd, payload, w::Clock::now() + FIRST_FRAME_WRITE_TIMEOUT); err != 0) {
+        forget();
+        ::close(service_fd);
+        return w::error_text("service " + route.service + " did not take the call: " +
+                             (err == ETIMEDOUT ? std::string("it read nothing for 10 s") : std::string(std::strerror(err))));
+    }
+    relay_both_ways(client_fd, service_fd);
+    forget();
+    ::close(service_fd);
+    return std::nullopt;
+}
+
+void ServiceRouter::close_all()
+{
+    std::lock_guard lock(m_mutex);
+    for (const auto& [client, service] : m_in_flight) {
+        ::shutdown(client, SHUT_RDWR);
+        ::shutdown(service, SHUT_RDWR);
+    }
+}
+
+} // namespace nd_desk
