@@ -137,7 +137,7 @@ TEST_F(ServiceSupervisorTest, RestartsAfterOneTwoAndFourSeconds)
         const double gap = seconds_between(times[i], times[i + 1]);
         // The wait, plus a process start and the 5 ms poll; a loaded machine adds some.
         EXPECT_GE(gap, expected[i] - 0.02) << "restart " << i + 1;
-        EXPECT_LE(gap, expected[i] + 0.35) << "restart " << i + 1;
+        EXPECT_LE(gap, expected[i] + 0.5) << "restart " << i + 1;
     }
     const auto lines = daemon_log();
     EXPECT_NE(std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
@@ -193,7 +193,7 @@ TEST_F(ServiceSupervisorTest, StopGivesAServiceThatIgnoresSigtermThreeSecondsThe
     supervisor->stop();
     const double took = seconds_between(before, ServiceClock::now());
     EXPECT_GE(took, 2.95);
-    EXPECT_LE(took, 3.6);
+    EXPECT_LE(took, 4.0);
     EXPECT_TRUE(nd_test::process_gone(service));
     EXPECT_TRUE(nd_test::wait_until([&] { return nd_test::process_gone(child); }, 1s));
     EXPECT_NE(supervisor->status()[0].last_exit.find("signal KILL"), std::string::npos) << supervisor->status()[0].last_exit;
