@@ -27,10 +27,7 @@ constexpr std::chrono::milliseconds PROBE_TIMEOUT{3000};
 // an empty signal mask (the daemon's threads block signals its children must not inherit).
 nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv)
 {
-    std::vector<char*> args;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
+    auto args = c_array(argv);
     GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);

@@ -23,6 +23,16 @@ GroupSpawnAttr::GroupSpawnAttr()
 
 GroupSpawnAttr::~GroupSpawnAttr() { posix_spawnattr_destroy(&m_attr); }
 
+std::vector<char*> c_array(const std::vector<std::string>& strings)
+{
+    std::vector<char*> out;
+    out.reserve(strings.size() + 1);
+    for (const auto& s : strings)
+        out.push_back(const_cast<char*>(s.c_str()));
+    out.push_back(nullptr);
+    return out;
+}
+
 std::vector<std::string> child_environment(const std::vector<std::string>& hidden, const std::vector<std::string>& extra)
 {
     std::vector<std::string> env;

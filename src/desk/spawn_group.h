@@ -23,6 +23,10 @@ private:
     posix_spawnattr_t m_attr;
 };
 
+// The strings' C pointers and a null after them: posix_spawn's argv and envp (the strings must
+// outlive the array).
+std::vector<char*> c_array(const std::vector<std::string>& strings);
+
 // The daemon's environment for a child ("NAME=value"), without the `hidden` variables (the model
 // keys) and the desk's own SHUTTLE_* ones, then `extra`.
 std::vector<std::string> child_environment(const std::vector<std::string>& hidden, const std::vector<std::string>& extra);

@@ -67,13 +67,7 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 
 nd_core::Result<pid_t> spawn(const ProcessSpec& spec, int out_fd, int err_fd)
 {
-    std::vector<char*> args, envp;
-    for (const auto& a : spec.argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    for (const auto& e : spec.env)
-        envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
+    auto args = c_array(spec.argv), envp = c_array(spec.env);
 
     GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -186,11 +187,18 @@ RelayOutcome relay_both_ways(int a, int b)
         ::shutdown(b, SHUT_RDWR);
     };
     std::string back_error;
-    std::thread back([&] {
-        SigpipeBlocked no_sigpipe;
-        if (!pump(b, a, "service", "client", out.to_a, back_error))
-            end_both();
-    });
+    std::thread back;
+    try {
+        back = std::thread([&] {
+            SigpipeBlocked no_sigpipe;
+            if (!pump(b, a, "service", "client", out.to_a, back_error))
+                end_both();
+        });
+    } catch (const std::system_error& e) {
+        end_both();
+        out.error = std::string("no thread for the call's other direction: ") + e.what();
+        return out;
+    }
     {
         SigpipeBlocked no_sigpipe;
         if (!pump(a, b, "client", "service", out.to_b, out.error))

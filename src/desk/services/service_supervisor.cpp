@@ -31,13 +31,7 @@ nd_core::Result<pid_t> spawn_service(const Service& service, const ServiceLaunch
     argv.insert(argv.end(), service.args.begin(), service.args.end());
     const auto env = child_environment(launch.hidden, {"SHUTTLE_SERVICE_SOCKET=" + service_socket_path(launch.endpoint, service.name),
         "SHUTTLE_SOCKET=" + launch.endpoint});
-    std::vector<char*> args, envp;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    for (const auto& e : env)
-        envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
+    auto args = c_array(argv), envp = c_array(env);
 
     GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;
