@@ -193,6 +193,56 @@ export interface DeskStillArgs {
     hold_ms?: number;
 }
 
+/** The arguments of desk.model.decide (model_decide). */
+export interface DeskModelDecideArgs {
+    /** text, JSON, or a list of text and image_url (data:image/png;base64) parts */
+    state: string | Record<string, unknown> | unknown[];
+    /** {key: {type: "yesno"|"choice", instructions, criteria?, choices?}} */
+    questions: Record<string, unknown>;
+    /** the state holds a screenshot (the verify model answers) */
+    image?: boolean;
+    /** caps the configured timeout (an integer, >= 100, <= 600000) */
+    timeout_ms?: number;
+}
+
+/** The arguments of desk.model.ask (model_ask). */
+export interface DeskModelAskArgs {
+    /** the question */
+    prompt: string;
+    /** base64 PNGs */
+    images?: string[];
+    /** caps the configured timeout (an integer, >= 100, <= 600000) */
+    timeout_ms?: number;
+}
+
+/** The arguments of desk.model.ground (model_ground). */
+export interface DeskModelGroundArgs {
+    /** base64 PNG */
+    png_b64: string;
+    /** what to find */
+    target: string;
+    /** {left?, top?, width, height}: the desk rectangle the PNG shows, not its size */
+    area: Record<string, unknown>;
+    /** caps the configured timeout (an integer, >= 100, <= 600000) */
+    timeout_ms?: number;
+}
+
+/** The model tools (docs/models.md): the daemon asks its models and holds the key. */
+export interface DeskModels {
+    /** Asks a model yes/no and choice questions about a state; answers {answers: {key: {probability}} or {key: {choice, confidence, probabilities}}, served, usage}. */
+    decide(args: DeskModelDecideArgs): Promise<DeskResult>;
+    /** Asks a model yes/no and choice questions about a state; answers {answers: {key: {probability}} or {key: {choice, confidence, probabilities}}, served, usage}. */
+    decide(state: string | Record<string, unknown> | unknown[], questions: Record<string, unknown>, more?: Omit<DeskModelDecideArgs, "state" | "questions">): Promise<DeskResult>;
+    /** Asks a model, with PNG screenshots if given; answers {text, served, usage}. */
+    ask(args: DeskModelAskArgs): Promise<DeskResult>;
+    /** Asks a model, with PNG screenshots if given; answers {text, served, usage}. */
+    ask(prompt: string, more?: Omit<DeskModelAskArgs, "prompt">): Promise<DeskResult>;
+    /** Finds a target on a PNG with a model; answers {x, y} in desk coordinates within area, served, usage. */
+    ground(args: DeskModelGroundArgs): Promise<DeskResult>;
+    /** Finds a target on a PNG with a model; answers {x, y} in desk coordinates within area, served, usage. */
+    ground(png_b64: string, target: string, area: Record<string, unknown>, more?: Omit<DeskModelGroundArgs, "png_b64" | "target" | "area">): Promise<DeskResult>;
+}
+
 /** The desk: one function per desk verb. A verb takes one object of arguments, or its required
  * arguments in order and then an object of further ones. A refusal rejects with an Error
  * carrying the daemon's text (deskText) and the tool. */
@@ -265,6 +315,8 @@ export interface Desk {
     still(args?: DeskStillArgs): Promise<DeskResult>;
     /** The screen's width and height in pixels: the desk coordinates that click, at, shot and element bounds use. */
     screen(): Promise<DeskResult>;
+    /** model_decide, model_ask and model_ground as desk.model.decide, .ask and .ground. */
+    model: DeskModels;
     /** Any wire tool by its raw name ("desk_windows"): the parsed JSON, or the text when it is not JSON. */
     call(tool: string, args?: Record<string, unknown>): Promise<any>;
 }

@@ -1,6 +1,8 @@
 // The `desk` object a script sees: one async function per desk verb, built from the verb
 // declarations in verbs.generated.mjs (written by nish-docgen from the daemon's own declarations,
-// so the functions cannot drift from what the daemon serves), and desk.call for any tool by name.
+// so the functions cannot drift from what the daemon serves), desk.model.decide, .ask and .ground for
+// the model tools (the daemon calls the model: a script never holds the key), and desk.call for any
+// tool by name.
 //
 // A verb function takes either one plain object of arguments, or the verb's required arguments
 // in declaration order followed by an optional plain object of further ones:
@@ -12,7 +14,7 @@
 // Nothing else is checked here: the daemon checks the arguments and refuses unknown ones by name.
 // A call answers the verb's result as parsed JSON; a picture (desk.shot) comes as its image_b64.
 
-import { VERBS } from './verbs.generated.mjs';
+import { MODELS, VERBS } from './verbs.generated.mjs';
 import { DeskError } from './wire.mjs';
 
 /**
@@ -47,7 +49,8 @@ export function argumentsOf(def, values) {
     }
     if (positional.length > required.length) {
         const takes = required.length === 0 ? 'no positional arguments' : `(${required.join(', ')}) positionally`;
-        throw new TypeError(`desk.${def.verb} takes ${takes}, then at most one object of further arguments`);
+        const path = def.tool.startsWith('model_') ? `desk.model.${def.verb}` : `desk.${def.verb}`;
+        throw new TypeError(`${path} takes ${takes}, then at most one object of further arguments`);
     }
     /** @type {Record<string, unknown>} */
     const args = { ...more };
@@ -76,14 +79,26 @@ export function resultOf(response) {
  * @param {{call: (tool: string, args?: object) => Promise<import('./wire.mjs').WireResponse>}} wire
  * @param {typeof VERBS} [verbs] the declarations (the generated ones unless a test passes others)
  */
-export function makeDesk(wire, verbs = VERBS) {
-    /** @type {Record<string, Function>} */
+export function makeDesk(wire, verbs = VERBS, models = MODELS) {
+    /**
+     * One function per declaration, on `target`.
+     * @param {Record<string, unknown>} target
+     * @param {typeof VERBS} defs
+     */
+    const addAll = (target, defs) => {
+        for (const def of defs) {
+            const fn = async (/** @type {unknown[]} */ ...values) => resultOf(await wire.call(def.tool, argumentsOf(def, values)));
+            Object.defineProperty(fn, 'name', { value: def.verb });
+            target[def.verb] = fn;
+        }
+    };
+    /** @type {Record<string, unknown>} */
     const desk = {};
-    for (const def of verbs) {
-        const fn = async (/** @type {unknown[]} */ ...values) => resultOf(await wire.call(def.tool, argumentsOf(def, values)));
-        Object.defineProperty(fn, 'name', { value: def.verb });
-        desk[def.verb] = fn;
-    }
+    addAll(desk, verbs);
+    /** @type {Record<string, unknown>} */
+    const model = {};
+    addAll(model, models);
+    desk.model = Object.freeze(model);
     /**
      * Any wire tool by its raw name ("desk_windows"): the parsed JSON, or the raw text when the
      * answer is not JSON.
@@ -98,4 +113,4 @@ export function makeDesk(wire, verbs = VERBS) {
     return Object.freeze(desk);
 }
 
-export { DeskError, VERBS };
+export { DeskError, MODELS, VERBS };

@@ -1,5 +1,5 @@
-// The desk verbs the script runtime's `desk` object offers: runtime/desk.mjs builds one function
-// per entry.
+// The desk verbs the script runtime's `desk` object offers, and the model tools of desk.model:
+// runtime/desk.mjs builds one function per entry.
 // Generated from the verb declarations in src/desk/verbs/ by `nish-docgen --write-runtime runtime`;
 // a test fails when this file differs. Do not edit: change the declarations and regenerate.
 
@@ -518,5 +518,96 @@ export const VERBS = [
         "tool": "desk_screen",
         "description": "The screen's width and height in pixels: the desk coordinates that click, at, shot and element bounds use.",
         "args": []
+    }
+];
+
+/** @type {readonly {verb: string, tool: string, description: string, args: {name: string, type: string, required: boolean, description: string, enum?: string[]}[]}[]} */
+export const MODELS = [
+    {
+        "verb": "decide",
+        "tool": "model_decide",
+        "description": "Asks a model yes/no and choice questions about a state; answers {answers: {key: {probability}} or {key: {choice, confidence, probabilities}}, served, usage}.",
+        "args": [
+            {
+                "name": "state",
+                "type": "json",
+                "required": true,
+                "description": "text, JSON, or a list of text and image_url (data:image/png;base64) parts"
+            },
+            {
+                "name": "questions",
+                "type": "object",
+                "required": true,
+                "description": "{key: {type: \"yesno\"|\"choice\", instructions, criteria?, choices?}}"
+            },
+            {
+                "name": "image",
+                "type": "boolean",
+                "required": false,
+                "description": "the state holds a screenshot (the verify model answers)"
+            },
+            {
+                "name": "timeout_ms",
+                "type": "integer",
+                "required": false,
+                "description": "caps the configured timeout"
+            }
+        ]
+    },
+    {
+        "verb": "ask",
+        "tool": "model_ask",
+        "description": "Asks a model, with PNG screenshots if given; answers {text, served, usage}.",
+        "args": [
+            {
+                "name": "prompt",
+                "type": "string",
+                "required": true,
+                "description": "the question"
+            },
+            {
+                "name": "images",
+                "type": "string_array",
+                "required": false,
+                "description": "base64 PNGs"
+            },
+            {
+                "name": "timeout_ms",
+                "type": "integer",
+                "required": false,
+                "description": "caps the configured timeout"
+            }
+        ]
+    },
+    {
+        "verb": "ground",
+        "tool": "model_ground",
+        "description": "Finds a target on a PNG with a model; answers {x, y} in desk coordinates within area, served, usage.",
+        "args": [
+            {
+                "name": "png_b64",
+                "type": "string",
+                "required": true,
+                "description": "base64 PNG"
+            },
+            {
+                "name": "target",
+                "type": "string",
+                "required": true,
+                "description": "what to find"
+            },
+            {
+                "name": "area",
+                "type": "object",
+                "required": true,
+                "description": "{left?, top?, width, height}: the desk rectangle the PNG shows, not its size"
+            },
+            {
+                "name": "timeout_ms",
+                "type": "integer",
+                "required": false,
+                "description": "caps the configured timeout"
+            }
+        ]
     }
 ];

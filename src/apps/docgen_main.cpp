@@ -1,5 +1,5 @@
 // nish-docgen: prints or writes the generated docs (docs/errors.md, docs/tools.md, docs/act-actions.md,
-// docs/desk-verbs.md), and writes the script runtime's generated files (runtime/verbs.generated.mjs,
+// docs/desk-verbs.md, docs/model-tools.md), and writes the script runtime's generated files (runtime/verbs.generated.mjs,
 // runtime/desk.d.ts) with --write-runtime.
 
 #include "desk/desk_docs.h"
@@ -18,6 +18,7 @@ int main(int argc, char** argv)
         std::ofstream(dir + "/tools.md") << nd_driver::tools_markdown();
         std::ofstream(dir + "/act-actions.md") << nd_driver::act_actions_markdown();
         std::ofstream(dir + "/desk-verbs.md") << nd_desk::desk_verbs_markdown();
+        std::ofstream(dir + "/model-tools.md") << nd_desk::model_tools_markdown();
         return 0;
     }
     if (argc == 3 && std::string(argv[1]) == "--write-runtime") {

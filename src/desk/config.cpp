@@ -43,6 +43,57 @@ nd_core::Result<void> only_keys(const toml::table& table, std::string_view name,
     return {};
 }
 
+// A variable's name as a shell would take it: a letter or _, then letters, digits and _.
+bool is_variable_name(std::string_view name)
+{
+    if (name.empty() || name.size() > 128 || (name[0] >= '0' && name[0] <= '9'))
+        return false;
+    for (char c : name)
+        if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            return false;
+    return true;
+}
+
+// [models]: every key optional, each checked for what a call will need of it.
+nd_core::Result<void> parse_models(const toml::table& table, ModelsConfig& out, const std::string& path)
+{
+    TRY_VOID(only_keys(table, "models", {"base_url", "api_key_env", "timeout_ms", "decide", "verify", "ask", "ground"}, path));
+    if (auto node = table["base_url"]; node) {
+        auto url = node.value<std::string>();
+        if (!url || !(url->starts_with("https://") || url->starts_with("http://")) || url->size() > 2048 ||
+            url->find_first_of(" \t\r\n") != std::string::npos)
+            return config_error(path, "models.base_url must be an http:// or https:// URL (the API root, e.g. " +
+                                          std::string(ModelsConfig::DEFAULT_BASE_URL) + ")");
+        while (url->size() > 8 && url->back() == '/')
+            url->pop_back();
+        out.base_url = *url;
+    }
+    if (auto node = table["api_key_env"]; node) {
+        auto name = node.value<std::string>();
+        if (!name || !is_variable_name(*name))
+            return config_error(path, "models.api_key_env must name an environment variable (letters, digits and _)");
+        out.api_key_env = *name;
+        out.api_key_env_set = true;
+    }
+    if (auto node = table["timeout_ms"]; node) {
+        auto ms = node.value<std::int64_t>();
+        if (!node.is_integer() || !ms || *ms < ModelsConfig::MIN_TIMEOUT_MS || *ms > ModelsConfig::MAX_TIMEOUT_MS)
+            return config_error(path, "models.timeout_ms must be an integer from " + std::to_string(ModelsConfig::MIN_TIMEOUT_MS) +
+                                          " to " + std::to_string(ModelsConfig::MAX_TIMEOUT_MS));
+        out.timeout_ms = static_cast<int>(*ms);
+    }
+    for (auto role : {ModelRole::decide, ModelRole::verify, ModelRole::ask, ModelRole::ground}) {
+        const std::string key(role_name(role));
+        if (auto node = table[key]; node) {
+            auto model = node.value<std::string>();
+            if (!model || model->empty() || model->size() > 256)
+                return config_error(path, "models." + key + " must name a model (e.g. \"" + out.model_for(role) + "\")");
+            out.model_for(role) = *model;
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 bool DeskConfig::allows(std::string_view app) const
@@ -68,9 +119,9 @@ std::string config_path()
 
 std::vector<std::string> DeskConfig::model_key_variables() const
 {
-    std::vector<std::string> names{"OPENROUTER_API_KEY"};
-    if (api_key_env)
-        names.push_back(*api_key_env);
+    std::vector<std::string> names{std::string(ModelsConfig::DEFAULT_KEY_VARIABLE)};
+    if (models.api_key_env != ModelsConfig::DEFAULT_KEY_VARIABLE)
+        names.push_back(models.api_key_env);
     return names;
 }
 
@@ -159,12 +210,9 @@ nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path
         }
     }
     if (auto* models = root["models"].as_table()) {
-        if (auto node = (*models)["api_key_env"]; node) {
-            auto name = node.value<std::string>();
-            if (!name || name->empty())
-                return config_error(path, "models.api_key_env must name an environment variable");
-            config.api_key_env = *name;
-        }
+        TRY_VOID(parse_models(*models, config.models, path));
+    } else if (root.contains("models")) {
+        return config_error(path, "[models] must be a table");
     }
     return config;
 }

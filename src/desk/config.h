@@ -8,6 +8,7 @@
 // ~/.config/loomhand/shuttle/config.toml. A missing file is an empty config (no allowlist).
 
 #include "core/result.h"
+#include "desk/models/models_config.h"
 
 #include <optional>
 #include <string>
@@ -33,9 +34,9 @@ struct DeskConfig {
     // [tools] script_run: false turns script_run (and the plugins) off.
     bool script_run = true;
 
-    // [models] api_key_env: the variable holding the model key; runs never see it (nor
-    // OPENROUTER_API_KEY). The rest of [models] belongs to the model tools (later work).
-    std::optional<std::string> api_key_env;
+    // [models]: the endpoint, key variable, timeout and models of the model tools. Runs, plugins
+    // and services never see the key variable (nor OPENROUTER_API_KEY).
+    ModelsConfig models;
 
     bool allows(std::string_view app) const;
     // The variables that hold a model key (OPENROUTER_API_KEY and [models] api_key_env): no child

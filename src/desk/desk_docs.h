@@ -8,5 +8,7 @@
 namespace nd_desk {
 
 std::string desk_verbs_markdown();
+// docs/model-tools.md, from the model tools' declarations.
+std::string model_tools_markdown();
 
 } // namespace nd_desk

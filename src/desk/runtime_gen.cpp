@@ -1,5 +1,6 @@
 #include "desk/runtime_gen.h"
 
+#include "desk/models/model_tool.h"
 #include "desk/verbs/verbs.h"
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@ std::string_view type_name(ArgType type)
     case ArgType::boolean: return "boolean";
     case ArgType::object: return "object";
     case ArgType::string_array: return "string_array";
+    case ArgType::json: return "json";
     }
     return "string";
 }
@@ -44,6 +46,7 @@ std::string ts_type(const ArgSpec& a)
     case ArgType::boolean: return "boolean";
     case ArgType::object: return "Record<string, unknown>";
     case ArgType::string_array: return "string[]";
+    case ArgType::json: return "string | Record<string, unknown> | unknown[]";
     }
     return "unknown";
 }
@@ -94,14 +97,29 @@ std::string type_stem(std::string_view verb)
     return stem;
 }
 
-// The interface of a verb's arguments object; none for a verb without arguments.
-void write_verb_types(std::string& ts, const VerbDef& v)
+// How a tool appears on the desk object: desk.<verb> (a desk verb) or desk.model.<verb> (a model
+// tool), and the stem of its types (DeskFindArgs, DeskModelAskArgs).
+struct RuntimeName {
+    const nd_mcp::ToolDecl& decl;
+    std::string verb;   // "find", "ask"
+    std::string path;   // "desk.find", "desk.model.ask"
+    std::string prefix; // "Desk", "DeskModel"
+};
+
+RuntimeName verb_name(const VerbDef& v) { return {v.decl, std::string(v.verb()), "desk." + std::string(v.verb()), "Desk"}; }
+RuntimeName model_name(const ModelToolDef& m)
+{
+    return {m.decl, std::string(m.short_name()), "desk.model." + std::string(m.short_name()), "DeskModel"};
+}
+
+// The interface of a tool's arguments object; none for a tool without arguments.
+void write_verb_types(std::string& ts, const RuntimeName& v)
 {
     if (v.decl.args.empty())
         return;
-    const std::string verb(v.verb());
-    const std::string args_type = "Desk" + type_stem(verb) + "Args";
-    ts += "/** The arguments of desk." + verb + " (" + v.decl.name + "). */\nexport interface " + args_type + " {\n";
+    const std::string& verb = v.verb;
+    const std::string args_type = v.prefix + type_stem(verb) + "Args";
+    ts += "/** The arguments of " + v.path + " (" + v.decl.name + "). */\nexport interface " + args_type + " {\n";
     for (const auto& a : v.decl.args)
         ts += "    /** " + arg_doc(a) + " */\n    " + a.name + (a.required ? "" : "?") + ": " + ts_type(a) + ";\n";
     ts += "}\n\n";
@@ -109,10 +127,10 @@ void write_verb_types(std::string& ts, const VerbDef& v)
 
 // A verb's methods in the Desk interface: the object form, and with required arguments the
 // positional form.
-void write_verb_methods(std::string& ts, const VerbDef& v)
+void write_verb_methods(std::string& ts, const RuntimeName& v)
 {
-    const std::string verb(v.verb());
-    const std::string args_type = "Desk" + type_stem(verb) + "Args";
+    const std::string& verb = v.verb;
+    const std::string args_type = v.prefix + type_stem(verb) + "Args";
     const std::string doc = "    /** " + jsdoc_text(v.decl.description) + " */\n";
     std::vector<const ArgSpec*> required;
     for (const auto& a : v.decl.args)
@@ -138,28 +156,35 @@ void write_verb_methods(std::string& ts, const VerbDef& v)
     ts += "): Promise<DeskResult>;\n";
 }
 
+nlohmann::ordered_json module_entry(const RuntimeName& v)
+{
+    auto args = nlohmann::ordered_json::array();
+    for (const auto& a : v.decl.args) {
+        nlohmann::ordered_json arg = {{"name", a.name}, {"type", type_name(a.type)}, {"required", a.required},
+            {"description", a.description}};
+        if (!a.enum_values.empty())
+            arg["enum"] = a.enum_values;
+        args.push_back(std::move(arg));
+    }
+    return {{"verb", v.verb}, {"tool", v.decl.name}, {"description", v.decl.description}, {"args", std::move(args)}};
+}
+
 } // namespace
 
 std::string runtime_verbs_module()
 {
     auto verbs = nlohmann::ordered_json::array();
-    for (const auto& v : desk_verbs()) {
-        auto args = nlohmann::ordered_json::array();
-        for (const auto& a : v.decl.args) {
-            nlohmann::ordered_json arg = {{"name", a.name}, {"type", type_name(a.type)}, {"required", a.required},
-                {"description", a.description}};
-            if (!a.enum_values.empty())
-                arg["enum"] = a.enum_values;
-            args.push_back(std::move(arg));
-        }
-        verbs.push_back({{"verb", std::string(v.verb())}, {"tool", v.decl.name}, {"description", v.decl.description},
-            {"args", std::move(args)}});
-    }
-    return "// The desk verbs the script runtime's `desk` object offers: runtime/desk.mjs builds one function\n"
-           "// per entry.\n"
-        + std::string(GENERATED_BY) + "\n/** @type {readonly {verb: string, tool: string, description: string, "
-        + "args: {name: string, type: string, required: boolean, description: string, enum?: string[]}[]}[]} */\n"
-        + "export const VERBS = " + verbs.dump(4) + ";\n";
+    for (const auto& v : desk_verbs())
+        verbs.push_back(module_entry(verb_name(v)));
+    auto models = nlohmann::ordered_json::array();
+    for (const auto& m : model_tools())
+        models.push_back(module_entry(model_name(m)));
+    const std::string type = "/** @type {readonly {verb: string, tool: string, description: string, "
+                             "args: {name: string, type: string, required: boolean, description: string, enum?: string[]}[]}[]} */\n";
+    return "// The desk verbs the script runtime's `desk` object offers, and the model tools of desk.model:\n"
+           "// runtime/desk.mjs builds one function per entry.\n"
+        + std::string(GENERATED_BY) + "\n" + type + "export const VERBS = " + verbs.dump(4) + ";\n\n" + type +
+        "export const MODELS = " + models.dump(4) + ";\n";
 }
 
 std::string runtime_types()
@@ -169,12 +194,21 @@ std::string runtime_types()
         + "\n/** What a desk verb answers: its result as parsed JSON; a picture's PNG as image_b64. */\n"
           "export type DeskResult = any;\n\n";
     for (const auto& v : desk_verbs())
-        write_verb_types(ts, v);
+        write_verb_types(ts, verb_name(v));
+    for (const auto& m : model_tools())
+        write_verb_types(ts, model_name(m));
+    ts += "/** The model tools (docs/models.md): the daemon asks its models and holds the key. */\n"
+          "export interface DeskModels {\n";
+    for (const auto& m : model_tools())
+        write_verb_methods(ts, model_name(m));
+    ts += "}\n\n";
     ts += "/** The desk: one function per desk verb. A verb takes one object of arguments, or its required\n"
           " * arguments in order and then an object of further ones. A refusal rejects with an Error\n"
           " * carrying the daemon's text (deskText) and the tool. */\nexport interface Desk {\n";
     for (const auto& v : desk_verbs())
-        write_verb_methods(ts, v);
+        write_verb_methods(ts, verb_name(v));
+    ts += "    /** model_decide, model_ask and model_ground as desk.model.decide, .ask and .ground. */\n"
+          "    model: DeskModels;\n";
     ts += "    /** Any wire tool by its raw name (\"desk_windows\"): the parsed JSON, or the text when it is not JSON. */\n"
           "    call(tool: string, args?: Record<string, unknown>): Promise<any>;\n}\n\n"
           "declare global {\n    /** The desk of the run, set before the script is imported. */\n    var desk: Desk;\n}\n";

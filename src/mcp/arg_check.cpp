@@ -23,6 +23,7 @@ std::string type_phrase(ArgType t, ArgPolicy policy)
     case ArgType::boolean: return "a boolean";
     case ArgType::object: return "an object";
     case ArgType::string_array: return policy == ArgPolicy::drop ? "an array of strings" : "a list of strings";
+    case ArgType::json: return "text, an object or a list";
     }
     return "a string";
 }
@@ -41,6 +42,7 @@ bool type_matches(ArgType t, const nlohmann::json& v)
     case ArgType::object: return v.is_object();
     case ArgType::string_array:
         return v.is_array() && std::all_of(v.begin(), v.end(), [](const auto& item) { return item.is_string(); });
+    case ArgType::json: return v.is_string() || v.is_object() || v.is_array();
     }
     return false;
 }
@@ -135,7 +137,8 @@ nd_core::Result<nlohmann::json> check_value(const ArgSpec& spec, ArgPolicy polic
     case ArgType::number: return check_number(spec, policy, v);
     case ArgType::string_array: return check_list(spec, policy, v);
     case ArgType::object: return check_object(spec, policy, v);
-    case ArgType::boolean: return v;
+    case ArgType::boolean:
+    case ArgType::json: return v;
     }
     return v;
 }

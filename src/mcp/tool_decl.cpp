@@ -13,6 +13,7 @@ std::string_view schema_type(ArgType t)
     case ArgType::boolean: return "boolean";
     case ArgType::object: return "object";
     case ArgType::string_array: return "array";
+    case ArgType::json: return "text or JSON";
     }
     return "string";
 }
@@ -29,6 +30,8 @@ nlohmann::json bound(ArgType t, double value)
 nlohmann::json property(const ArgSpec& spec, ArgPolicy policy)
 {
     nlohmann::json p{{"type", schema_type(spec.type)}, {"description", spec.description}};
+    if (spec.type == ArgType::json)
+        p["type"] = {"string", "object", "array"};
     if (!spec.enum_values.empty())
         p["enum"] = spec.enum_values;
     const bool numeric = spec.type == ArgType::integer || spec.type == ArgType::number;

@@ -25,7 +25,9 @@
 
 namespace nd_mcp {
 
-enum class ArgType : std::uint8_t { string, integer, number, boolean, object, string_array };
+// json: text, an object or a list, as the caller has it (model_decide's state); listed with the
+// three types.
+enum class ArgType : std::uint8_t { string, integer, number, boolean, object, string_array, json };
 
 struct ArgSpec {
     std::string name;
@@ -84,7 +86,8 @@ struct ToolDecl {
     ArgPolicy policy = ArgPolicy::refuse;
 };
 
-// The JSON Schema type of an argument type ("array" for string_array).
+// The JSON Schema type of an argument type ("array" for string_array; json lists three, and its
+// docs name it "text or JSON").
 std::string_view schema_type(ArgType);
 
 // A bound or other number as refusals and docs show it: whole numbers without a fraction.

@@ -118,6 +118,7 @@ std::pair<std::string, json> sample_value(const nd_desk::ArgSpec& arg)
     }
     case ArgType::boolean: return {"true", json(true)};
     case ArgType::object: return {"{}", json::object()};
+    case ArgType::json: return {"[1]", json::array({1})};
     case ArgType::string_array: return {"a,b", json::array({"a", "b"})};
     }
     return {"", json()};

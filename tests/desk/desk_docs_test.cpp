@@ -2,6 +2,7 @@
 // verb's declaration must be usable: a description, typed arguments, a schema MCP clients accept.
 
 #include "desk/desk_docs.h"
+#include "desk/models/model_tool.h"
 #include "desk/verbs/verbs.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,27 @@ TEST(DeskDocs, CommittedVerbReferenceIsCurrent)
     std::stringstream committed;
     committed << in.rdbuf();
     EXPECT_EQ(committed.str(), nd_desk::desk_verbs_markdown()) << "docs/desk-verbs.md is stale: run build/bin/nish-docgen --write docs";
+}
+
+TEST(DeskDocs, CommittedModelToolReferenceIsCurrent)
+{
+    std::ifstream in(NISH_SOURCE_DIR "/docs/model-tools.md");
+    std::stringstream committed;
+    committed << in.rdbuf();
+    EXPECT_EQ(committed.str(), nd_desk::model_tools_markdown()) << "docs/model-tools.md is stale: run build/bin/nish-docgen --write docs";
+}
+
+TEST(DeskDocs, EveryModelToolIsDeclaredWhole)
+{
+    for (const auto& m : nd_desk::model_tools()) {
+        EXPECT_TRUE(m.decl.name.starts_with("model_")) << m.decl.name;
+        EXPECT_FALSE(m.decl.description.empty()) << m.decl.name;
+        EXPECT_TRUE(static_cast<bool>(m.handler)) << m.decl.name;
+        EXPECT_EQ(m.decl.policy, nd_mcp::ArgPolicy::refuse) << m.decl.name;
+        for (const auto& a : m.decl.args)
+            EXPECT_FALSE(a.description.empty()) << m.decl.name << "." << a.name;
+        EXPECT_EQ(nd_desk::find_verb(m.decl.name), nullptr) << "a model tool is no desk verb";
+    }
 }
 
 TEST(DeskDocs, EveryVerbIsDeclaredWhole)

@@ -8,6 +8,7 @@
 #include "desk/daemon/daemon.h"
 #include "desk/mcp/cancel_wake.h"
 #include "desk/mcp/desk_tool_host.h"
+#include "desk/models/model_tool.h"
 #include "desk/script/script_tool.h"
 #include "desk/mcp/mcp_front.h"
 #include "desk/verbs/verbs.h"
@@ -187,16 +188,22 @@ TEST(DeskMcpFront, ListsOneToolPerVerbWithObjectSchemasThenScriptRunAndGuiPlan)
     nd_desk::DeskToolHost host("/nonexistent/desk.sock");
     json tools = host.list_tools();
     ASSERT_TRUE(tools.is_array());
-    ASSERT_EQ(tools.size(), nd_desk::desk_verbs().size() + 2);
-    // script_run and gui_plan come after the verbs; [tools] script_run = false leaves them out.
+    const auto verbs = nd_desk::desk_verbs().size();
+    const auto models = nd_desk::model_tools().size();
+    ASSERT_EQ(tools.size(), verbs + models + 2);
+    // The model tools come after the verbs, then script_run and gui_plan; [tools] script_run = false
+    // leaves those two out.
+    for (std::size_t i = 0; i < models; ++i) {
+        EXPECT_EQ(tools[verbs + i], nd_mcp::list_entry(nd_desk::model_tools()[i].decl));
+        EXPECT_TRUE(host.has_tool(nd_desk::model_tools()[i].decl.name));
+    }
     EXPECT_EQ(tools[tools.size() - 2], nd_mcp::list_entry(nd_desk::script_run_decl()));
     EXPECT_EQ(tools.back(), nd_mcp::list_entry(nd_desk::gui_plan_decl()));
     EXPECT_TRUE(host.has_tool("script_run"));
     EXPECT_TRUE(host.has_tool("gui_plan"));
     host.set_script_run(false);
-    EXPECT_EQ(host.list_tools().size(), nd_desk::desk_verbs().size());
-    tools.erase(tools.size() - 1);
-    tools.erase(tools.size() - 1);
+    EXPECT_EQ(host.list_tools().size(), verbs + models);
+    tools.erase(tools.begin() + static_cast<std::ptrdiff_t>(verbs), tools.end());
     bool has_screen = false;
     for (const auto& tool : tools) {
         const std::string name = tool["name"];

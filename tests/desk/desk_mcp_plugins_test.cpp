@@ -5,6 +5,7 @@
 
 #include "desk/desk_test_support.h"
 #include "desk/mcp/desk_tool_host.h"
+#include "desk/models/model_tool.h"
 #include "desk/mcp/mcp_front.h"
 #include "desk/script/script_tool.h"
 #include "desk/verbs/verbs.h"
@@ -80,7 +81,8 @@ TEST_F(DeskMcpPluginsTest, EachPluginIsListedAfterTheBuiltInsWithScriptRunsSchem
     nd_desk::DeskToolHost host("/nonexistent/desk.sock");
     host.set_plugins(plugins());
     json tools = host.list_tools();
-    const auto verbs = nd_desk::desk_verbs().size();
+    // The built-ins: the desk verbs, then the model tools.
+    const auto verbs = nd_desk::desk_verbs().size() + nd_desk::model_tools().size();
     ASSERT_EQ(tools.size(), verbs + 4);
     EXPECT_EQ(tools[verbs]["name"], "script_run");
     EXPECT_EQ(tools[verbs + 1]["name"], "gui_plan");

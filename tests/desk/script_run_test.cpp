@@ -33,7 +33,7 @@ protected:
     void SetUp() override
     {
         nd_desk::DeskConfig config;
-        config.api_key_env = "TEST_MODEL_KEY";
+        config.models.api_key_env = "TEST_MODEL_KEY";
         m_daemon = std::make_unique<nd_test::MockDaemon>(m_dir.socket(), std::move(config));
     }
 

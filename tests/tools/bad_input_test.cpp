@@ -21,6 +21,7 @@ json wrong_value(ArgType t)
     case ArgType::boolean: return "true";
     case ArgType::string_array: return json::array({1, 2});
     case ArgType::object: return json::array({true});
+    case ArgType::json: return 12345;
     }
     return nullptr;
 }
@@ -34,6 +35,7 @@ json good_value(const nd_driver::ArgSpec& a)
     case ArgType::boolean: return false;
     case ArgType::string_array: return json::array({"Settings"});
     case ArgType::object: return json::object();
+    case ArgType::json: return "x";
     }
     return nullptr;
 }

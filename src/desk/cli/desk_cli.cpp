@@ -51,6 +51,13 @@ nd_core::Result<nlohmann::json> typed_value(const ArgSpec& arg, const std::strin
             return make_error(ErrorCode::invalid_arguments, "--" + arg.name + " takes a JSON object");
         return j;
     }
+    case ArgType::json: {
+        // JSON when it parses as an object or a list, else the text itself.
+        auto j = nlohmann::json::parse(text, nullptr, false);
+        if (!j.is_discarded() && (j.is_object() || j.is_array()))
+            return j;
+        return nlohmann::json(text);
+    }
     case ArgType::string_array: {
         nlohmann::json list = nlohmann::json::array();
         std::size_t start = 0;

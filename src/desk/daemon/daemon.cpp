@@ -53,6 +53,7 @@ Daemon::Daemon(nd_core::Backend& backend, DaemonOptions options) : m_options(std
     m_supervisor = std::make_unique<ServiceSupervisor>(m_plugins.services, service_launch(m_options), m_options.service_policy,
         m_options.log);
     m_watcher = std::make_unique<CallWatcher>(m_desk->safety_stop());
+    m_models = std::make_unique<ModelClient>(m_options.config ? m_options.config->models : ModelsConfig{}, m_options.model_keys);
     m_stop_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
@@ -239,9 +240,12 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         return run_script_call(*request, nullptr, gone, fd, true);
     if (const Plugin* plugin = m_plugins.find(tool_name))
         return run_script_call(*request, plugin, gone, fd);
+    if (const ModelToolDef* model = find_model_tool(tool_name))
+        return run_model_call(*request, *model, gone, fd);
     if (!verb)
         return w::error_text("unknown tool " + tool_name +
-                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), script_run, gui_plan, the plugins' tools and the services' tools");
+                             ": the desk serves desk_<verb> tools (desk_windows, desk_snapshot, ...), model_decide, model_ask, "
+                             "model_ground, script_run, gui_plan, the plugins' tools and the services' tools");
     if (std::string busy; verb->changes_desktop && !m_runs.may_act(request->agent_id, busy))
         return w::error_text(tool_name + ": " + busy);
 

@@ -4,7 +4,8 @@
 // once, a thread per connection, one call at a time per connection. It routes each frame by its
 // tool (read before the full decode): safety_stop and safety_resume, answered only to a peer of the
 // daemon's own uid (SO_PEERCRED); then, unless config.toml failed to load or a safety stop is on, the
-// desk verbs, script_run and the plugins' tools (read from the plugin directory when it starts). A
+// desk verbs, the model tools, script_run and the plugins' tools (read from the plugin directory
+// when it starts). A
 // failure is a response with is_error: true, never a closed connection, except for a frame larger
 // than the wire allows (the stream cannot be resynced after it). A service plugin's tool is routed
 // before the full decode (services/service_router.h): its connection then belongs to the service,
@@ -13,6 +14,8 @@
 #include "desk/config.h"
 #include "desk/daemon/call_watcher.h"
 #include "desk/desk.h"
+#include "desk/models/model_client.h"
+#include "desk/models/model_tool.h"
 #include "desk/plugins/plugin_set.h"
 #include "desk/script/run_owner.h"
 #include "desk/services/service_router.h"
@@ -39,8 +42,10 @@ struct DaemonOptions {
     // (the seed's figures by default; tests shorten them).
     ServicePolicy service_policy;
     std::chrono::milliseconds service_connect_wait = SERVICE_CONNECT_WAIT;
-    // Where the daemon's log lines go (services starting and exiting); stderr when unset.
+    // Where the daemon's log lines go (services starting and exiting, model calls); stderr when unset.
     std::function<void(const std::string&)> log;
+    // Where the model tools read their key: the daemon's environment unless a test says otherwise.
+    ModelClient::KeyLookup model_keys = ModelClient::environment_key;
 };
 
 struct PeerCred {
@@ -87,6 +92,9 @@ private:
     // (daemon_script.cpp): claims the desk, runs the script, answers its report or the plan's result.
     wire::Response run_script_call(const wire::Request&, const Plugin* plugin, std::atomic<bool>* gone, int fd,
         bool plan = false);
+    // model_decide, model_ask or model_ground (daemon_model.cpp): one call through m_models, ended by
+    // a stop or the client going away, with a log line that holds no prompt, answer or key.
+    wire::Response run_model_call(const wire::Request&, const ModelToolDef&, std::atomic<bool>* gone, int fd);
 
     DaemonOptions m_options;
     std::unique_ptr<Desk> m_desk;
@@ -94,6 +102,7 @@ private:
     PluginSet m_plugins;
     std::unique_ptr<ServiceRouter> m_router;
     std::unique_ptr<ServiceSupervisor> m_supervisor;
+    std::unique_ptr<ModelClient> m_models;
     RunOwner m_runs;
     std::atomic<std::uint64_t> m_run_count{0};
     int m_listen = -1;

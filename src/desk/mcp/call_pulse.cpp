@@ -1,5 +1,6 @@
 #include "desk/mcp/call_pulse.h"
 
+#include "desk/models/models_config.h"
 #include "desk/script/script_run.h"
 
 #include <algorithm>
@@ -72,6 +73,10 @@ std::int64_t expected_call_ms(std::string_view tool, const nlohmann::json& argum
             it != arguments.end() && it->is_number() ? it->get<double>() : static_cast<double>(RUN_TIMEOUT_DEFAULT_S);
         return static_cast<std::int64_t>(std::clamp(seconds, 0.0, static_cast<double>(RUN_TIMEOUT_MAX_S)) * 1000);
     }
+    // A model call may take its timeout_ms, or the configured one (this front knows only the default).
+    if (tool.starts_with("model_"))
+        return std::clamp<std::int64_t>(int_arg(arguments, "timeout_ms", ModelsConfig::DEFAULT_TIMEOUT_MS), 0,
+            ModelsConfig::MAX_TIMEOUT_MS);
     return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "desk/mcp/call_pulse.h"
 #include "desk/mcp/cancel_wake.h"
+#include "desk/models/model_tool.h"
 #include "desk/plugins/plugin_resources.h"
 #include "desk/script/script_tool.h"
 #include "desk/verbs/verbs.h"
@@ -56,6 +57,8 @@ nlohmann::json DeskToolHost::list_tools()
     nlohmann::json tools = nlohmann::json::array();
     for (const auto& verb : desk_verbs())
         tools.push_back(nd_mcp::list_entry(verb.decl));
+    for (const auto& model : model_tools())
+        tools.push_back(nd_mcp::list_entry(model.decl));
     if (m_script_run) {
         tools.push_back(nd_mcp::list_entry(script_run_decl()));
         tools.push_back(nd_mcp::list_entry(gui_plan_decl()));
@@ -83,7 +86,7 @@ const ServiceTool* DeskToolHost::find_service_tool(std::string_view name) const
 // daemon then answers that it is off, as it does for script_run.
 bool DeskToolHost::has_tool(std::string_view name)
 {
-    return find_verb(name) != nullptr || name == script_run_decl().name || name == gui_plan_decl().name ||
+    return find_verb(name) != nullptr || find_model_tool(name) != nullptr || name == script_run_decl().name || name == gui_plan_decl().name ||
            m_plugins.find(name) != nullptr || find_service_tool(name) != nullptr;
 }
 

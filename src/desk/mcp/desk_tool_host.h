@@ -1,15 +1,16 @@
 #pragma once
 
 // The ToolHost of `shuttle mcp` (docs/mcp-front.md): it lists one MCP tool per desk verb,
-// desk_<verb>, with the verb's description and input schema, and relays each call over the wire
+// desk_<verb>, with the verb's description and input schema, then the model tools (model_decide,
+// model_ask, model_ground: the daemon holds the key), and relays each call over the wire
 // to the daemon, turning the wire response into the call's result (text, an image/png block when
 // the response has image_b64, isError from is_error).
 //
 // Connection: one per call. The host connects when a call starts and closes the connection when
 // it ends, so a daemon restarted between calls is simply found again, and cancelling a running
 // call is closing its connection (the daemon takes that as the cancel) with nothing to reopen.
-// safety_stop and safety_resume are never tools here: has_tool() admits only desk verbs,
-// script_run and the plugins' tools, whose relative path it makes absolute against this process's
+// safety_stop and safety_resume are never tools here: has_tool() admits only desk verbs, the
+// model tools, script_run and the plugins' tools, whose relative path it makes absolute against this process's
 // working directory (the agent's) before relaying.
 //
 // Plugins (docs/plugins.md): each loaded plugin is listed after script_run with script_run's

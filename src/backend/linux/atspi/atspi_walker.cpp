@@ -49,7 +49,7 @@ template <typename Node> bool text_leaf(const Node& n) { return n.props.child_co
 
 TreeWalk::TreeWalk(AtspiBus& bus, const nd_core::ReadLimits& limits, Deadline deadline,
                    std::shared_ptr<const ItemCache> cache, WalkOptions options)
-    : m_bus(bus), m_limits(limits), m_options(options), m_cache(std::move(cache)), m_batch(bus, deadline)
+    : m_limits(limits), m_options(options), m_cache(std::move(cache)), m_batch(bus, deadline)
 {
     if (m_options.visible_means_showing >= 0)
         m_visible_means_showing = m_options.visible_means_showing > 0;

@@ -85,7 +85,6 @@ private:
     nd_core::RawTree build() const;
     nd_core::Element element_of(const Node&) const;
 
-    AtspiBus& m_bus;
     nd_core::ReadLimits m_limits;
     WalkOptions m_options;
     std::shared_ptr<const ItemCache> m_cache;
