@@ -9,17 +9,15 @@
 //
 //   desk_service_bench [--shuttle PATH] [--gib N] [--calls N]
 
+#include "bench/bench_daemon.h"
 #include "desk/services/service_router.h"
 #include "desk/wire/client.h"
 #include "desk/wire/frame_io.h"
 
 #include <benchmark/benchmark.h>
 
-#include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,21 +32,11 @@
 #include <thread>
 #include <vector>
 
-extern char** environ;
-
 namespace w = nd_desk::wire;
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 namespace {
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-}
 
 // The CPU seconds (user + system) process `pid` has used so far.
 double cpu_seconds(pid_t pid)
@@ -67,17 +55,10 @@ double cpu_seconds(pid_t pid)
     return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
-double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
+using nd_bench::connect_retrying;
+using nd_bench::percentile;
 
-std::optional<w::Client> connect_retrying(const std::string& path)
-{
-    for (int i = 0; i < 400; ++i) {
-        if (auto c = w::Client::connect(path))
-            return std::move(c).value();
-        std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    return std::nullopt;
-}
+double median(std::vector<double> v) { return nd_bench::percentile(std::move(v), 0.5); }
 
 // Sends svc_sink and `bytes` after it, half-closes, reads the count: seconds taken, or -1.
 double sink(const std::string& path, long long bytes)
@@ -227,36 +208,20 @@ int main(int argc, char** argv)
             calls = std::atoi(argv[i + 1]);
     }
     const long long bytes = gib << 30;
-    char tmpl[] = "/tmp/service-bench-XXXXXX";
-    const std::string dir = ::mkdtemp(tmpl);
-    const std::string socket = dir + "/desk.sock";
-    std::filesystem::create_directory(dir + "/tools.d");
-    std::ofstream(dir + "/config.toml") << "[tools]\nplugins = \"" << dir << "/tools.d\"\n";
     json tools = json::array();
     for (const char* t : {"svc_echo", "svc_sink", "svc_stream"})
         tools.push_back({{"name", t}, {"description", "bench"}, {"input_schema", {{"type", "object"}}}});
-    std::ofstream(dir + "/tools.d/tester.json") << json{{"service", "tester"}, {"bin", NISH_TEST_SERVICE}, {"tools", tools}}.dump();
-
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, "SHUTTLE_", 8) != 0)
-            env_strings.emplace_back(*e);
-    env_strings.push_back("SHUTTLE_SOCKET=" + socket);
-    env_strings.push_back("SHUTTLE_CONFIG=" + dir + "/config.toml");
-    std::vector<char*> envp;
-    for (auto& s : env_strings)
-        envp.push_back(s.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> args{shuttle, "daemon", "--backend", "mock"};
-    std::vector<char*> argvp;
-    for (auto& s : args)
-        argvp.push_back(s.data());
-    argvp.push_back(nullptr);
-    pid_t pid = -1;
-    if (::posix_spawn(&pid, shuttle.c_str(), nullptr, nullptr, argvp.data(), envp.data()) != 0) {
+    nd_bench::BenchDaemon daemon(shuttle, "mock", "[tools]\nplugins = \"{dir}/tools.d\"\n", {}, [&](const std::string& d) {
+        std::filesystem::create_directory(d + "/tools.d");
+        std::ofstream(d + "/tools.d/tester.json") << json{{"service", "tester"}, {"bin", NISH_TEST_SERVICE}, {"tools", tools}}.dump();
+    });
+    if (!daemon.started()) {
         std::fprintf(stderr, "cannot start %s\n", shuttle.c_str());
         return 1;
     }
+    const std::string dir = daemon.dir();
+    const std::string socket = daemon.socket();
+    const pid_t pid = daemon.pid();
     const std::string direct = dir + "/services/tester.sock";
     bool ok = true;
     // Three rounds, alternating, each direction; the median of each.
@@ -295,10 +260,7 @@ int main(int argc, char** argv)
             straight.push_back(b);
         }
     }
-    ::kill(pid, SIGTERM);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    std::filesystem::remove_all(dir);
+    daemon.stop();
     if (!ok) {
         std::fprintf(stderr, "a call failed: is the test service built?\n");
         return 1;

@@ -6,26 +6,19 @@
 //   desk_socket_bench [--shuttle PATH] [--backend auto|linux|mock] [--calls N]
 // Run it on a desktop (scripts/bench-desk starts a virtual one) so the Linux backend answers.
 
+#include "bench/bench_daemon.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
-
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace w = nd_desk::wire;
 using Clock = std::chrono::steady_clock;
@@ -41,13 +34,7 @@ long rss_kb(pid_t pid)
     return -1;
 }
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-}
+using nd_bench::percentile;
 
 struct Round {
     long errors = 0;
@@ -96,47 +83,12 @@ int main(int argc, char** argv)
         else if (a == "--calls")
             calls = std::atoi(argv[i + 1]);
     }
-    char tmpl[] = "/tmp/desk-bench-XXXXXX";
-    const std::string dir = ::mkdtemp(tmpl);
-    const std::string socket = dir + "/desk.sock";
-    const std::string socket_env = "SHUTTLE_SOCKET=" + socket, config_env = "SHUTTLE_CONFIG=" + dir + "/none.toml";
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, "SHUTTLE_", 8) != 0)
-            env_strings.emplace_back(*e);
-    env_strings.push_back(socket_env);
-    env_strings.push_back(config_env);
-    std::vector<char*> envp;
-    for (auto& s : env_strings)
-        envp.push_back(s.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> args{shuttle, "daemon", "--backend", backend};
-    std::vector<char*> argvp;
-    for (auto& s : args)
-        argvp.push_back(s.data());
-    argvp.push_back(nullptr);
-    pid_t pid = -1;
-    if (::posix_spawn(&pid, shuttle.c_str(), nullptr, nullptr, argvp.data(), envp.data()) != 0) {
-        std::fprintf(stderr, "cannot start %s\n", shuttle.c_str());
-        return 1;
-    }
-    auto stop_daemon = [&] {
-        ::kill(pid, SIGTERM);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        std::filesystem::remove_all(dir);
-    };
-    std::optional<w::Client> client;
-    for (int i = 0; i < 200 && !client; ++i) {
-        auto c = w::Client::connect(socket);
-        if (c)
-            client = std::move(c).value();
-        else
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
+    nd_bench::BenchDaemon daemon(shuttle, backend, "");
+    const std::string socket = daemon.socket();
+    const pid_t pid = daemon.pid();
+    auto client = daemon.started() ? nd_bench::connect_retrying(socket) : std::nullopt;
     if (!client) {
-        std::fprintf(stderr, "the daemon did not come up\n");
-        stop_daemon();
+        std::fprintf(stderr, "the daemon did not come up (%s)\n", shuttle.c_str());
         return 1;
     }
 
@@ -164,7 +116,7 @@ int main(int argc, char** argv)
     const long rss_first = rss_kb(pid);
     const Round second = run_round(socket, 8, calls, tools);
     const long rss_second = rss_kb(pid);
-    stop_daemon();
+    daemon.stop();
 
     std::printf("%-52s %12s %12s\n", "figure", "measured", "target");
     std::printf("%-52s %9.3f ms %12s\n", "desk_screen round trip over the socket, p50", percentile(us, 0.5) / 1000, "< 0.3 ms");

@@ -20,6 +20,8 @@ import { startShuttleDaemon } from './start_daemon.mjs';
 // The binary under test: $SHUTTLE_BIN, else the default build tree of this checkout.
 export const SHUTTLE_BIN =
     process.env.SHUTTLE_BIN || fileURLToPath(new URL('../../build/bin/shuttle', import.meta.url));
+// The test programs built beside it (the test service, the fake model endpoint): tests/ of the same build.
+export const BUILD_TESTS_DIR = path.join(path.dirname(SHUTTLE_BIN), '..', 'tests');
 
 export function textOf(result) {
     return result.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');

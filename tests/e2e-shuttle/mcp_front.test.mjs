@@ -30,7 +30,7 @@ test('initialize: the server is shuttle, with tools', () =>
         await mcp.client.ping();
     }));
 
-test('tools/list: one desk_<verb> tool per verb, then script_run and gui_plan, each with an object input schema, no safety tools', () =>
+test('tools/list: one desk_<verb> tool per verb, the model tools, then script_run and gui_plan, each with an object input schema, no safety tools', () =>
     withSandbox(async (box) => {
         await box.startDaemon();
         const mcp = await box.startMcp();
@@ -40,7 +40,7 @@ test('tools/list: one desk_<verb> tool per verb, then script_run and gui_plan, e
         assert.equal(new Set(names).size, names.length, 'duplicate tool names');
         assert.deepEqual(names.slice(-2), ['script_run', 'gui_plan']);
         for (const tool of tools) {
-            assert.match(tool.name, /^(desk_[a-z_]+|script_run|gui_plan)$/);
+            assert.match(tool.name, /^(desk_[a-z_]+|model_(decide|ask|ground)|script_run|gui_plan)$/);
             assert.equal(tool.inputSchema.type, 'object', `${tool.name}: root type`);
             assert.equal(typeof tool.inputSchema.properties, 'object', `${tool.name}: properties`);
             for (const req of tool.inputSchema.required ?? [])

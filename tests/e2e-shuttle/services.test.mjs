@@ -9,12 +9,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { textOf, withSandbox } from './helpers.mjs';
+import { BUILD_TESTS_DIR, textOf, withSandbox } from './helpers.mjs';
 
 const TEST_SERVICE = process.env.NISH_TEST_SERVICE ||
-    fileURLToPath(new URL('../../build/tests/nish-test-service', import.meta.url));
+    path.join(BUILD_TESTS_DIR, 'nish-test-service');
 
 const ECHO_SCHEMA = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] };
 
@@ -47,7 +46,7 @@ async function waitFor(check, ms = 5000) {
 }
 
 test('a service\'s tools are listed after the built-in ones with their own schemas, and a call answers its frame', {
-    skip: !existsSync(TEST_SERVICE) && 'the test service is not built',
+    skip: !process.env.SHUTTLE_BIN && !existsSync(TEST_SERVICE) && 'the test service is not built',
 }, () =>
     withSandbox(async (box) => {
         writeService(box);
@@ -70,7 +69,7 @@ test('a service\'s tools are listed after the built-in ones with their own schem
     }));
 
 test('a cancel reaches the service as the end of its input; the server goes on', {
-    skip: !existsSync(TEST_SERVICE) && 'the test service is not built',
+    skip: !process.env.SHUTTLE_BIN && !existsSync(TEST_SERVICE) && 'the test service is not built',
 }, () =>
     withSandbox(async (box) => {
         const log = writeService(box);
@@ -93,7 +92,7 @@ test('a cancel reaches the service as the end of its input; the server goes on',
     }));
 
 test('script_run = false leaves the services listed and reached', {
-    skip: !existsSync(TEST_SERVICE) && 'the test service is not built',
+    skip: !process.env.SHUTTLE_BIN && !existsSync(TEST_SERVICE) && 'the test service is not built',
 }, () =>
     withSandbox(async (box) => {
         writeService(box, '[tools]\nscript_run = false\n');

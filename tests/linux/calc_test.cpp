@@ -68,7 +68,9 @@ protected:
     json m_window;
 };
 
-TEST_F(Calc, the_window_reads_whole_within_a_second_with_the_visible_cells)
+// How long the reads take is printed for a person to see, not asserted: speed is the benchmarks'
+// (scripts/bench-linux), and a loaded or sanitized run must not fail on it.
+TEST_F(Calc, the_window_reads_whole_with_the_visible_cells)
 {
     // A session that has not read the window yet: every read below is the engine's own.
     call("end_session");
@@ -86,8 +88,6 @@ TEST_F(Calc, the_window_reads_whole_within_a_second_with_the_visible_cells)
     const auto& all = r.s;
     std::printf("Calc: whole window %zu elements in %.0f ms; skeleton %zu rows in %.0f ms\n",
                 all["elements"].size(), whole_ms, skel.s["elements"].size(), skeleton_ms);
-    EXPECT_LT(whole_ms, 1000);
-    EXPECT_LT(skeleton_ms, 1000);
     EXPECT_FALSE(all.value("budget_truncated", false));
     EXPECT_FALSE(all.value("truncated", false));
 

@@ -281,7 +281,8 @@ TEST(X11Capture, CaptureAndEncodeTimeComparedWithImport)
     }
     std::printf("%dx%d window: capture %.2f ms + encode_png %.1f ms (%zu bytes); import -window: %.0f ms (exit %d)\n",
         w.frame.w, w.frame.h, capture_ms, encode_ms, png_bytes, import_ms, import_status);
-    EXPECT_LT(capture_ms, 500.0);
+    // The speed against import -window is scripts/bench-linux's figure, not this test's.
+    EXPECT_GT(png_bytes, 0u);
 }
 
 TEST(X11Pixels, ConvertsBothByteOrdersToRgba)

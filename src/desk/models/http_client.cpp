@@ -121,16 +121,15 @@ void HttpClient::give_back(std::unique_ptr<Lane> lane)
 
 std::variant<HttpResponse, HttpError> HttpClient::post(const HttpPost& request)
 {
+    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(request.deadline - Clock::now()).count();
+    if (remaining <= 0)
+        return HttpError{HttpFailure::timeout, "no time was left to send it", false};
     auto lane = take();
     if (!lane)
         return HttpError{HttpFailure::transport, "libcurl could not make a handle (out of memory?)", false};
     CURL* easy = lane->easy;
     curl_easy_reset(easy);
     lane->error[0] = '\0';
-
-    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(request.deadline - Clock::now()).count();
-    if (remaining <= 0)
-        return HttpError{HttpFailure::timeout, "no time was left to send it", false};
 
     curl_slist* headers = nullptr;
     headers = curl_slist_append(headers, "Content-Type: application/json");

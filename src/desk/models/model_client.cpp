@@ -201,14 +201,13 @@ nd_core::Result<ChatAnswer> ModelClient::chat(const ChatCall& call, const Safety
     const std::string& model = m_config.model_for(call.role);
     const int timeout_ms = timeout_for(call.timeout_ms);
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-    HttpPost post{m_config.base_url + "/chat/completions", *key, chat_request_body(model, call).dump(), deadline,
+    const HttpPost post{m_config.base_url + "/chat/completions", *key, chat_request_body(model, call).dump(), deadline,
         [&stop] { return stop.stopped(); }};
     const std::string where = " (" + m_config.base_url + ", model " + model + ")";
 
     auto backoff = FIRST_BACKOFF;
     std::string last_failure;
     for (int attempt = 1;; ++attempt) {
-        post.deadline = deadline;
         auto result = m_http.post(post);
         std::optional<std::chrono::milliseconds> wait;
         if (auto* failed = std::get_if<HttpError>(&result)) {

@@ -84,7 +84,6 @@ private:
     std::size_t m_in_flight = 0;
     std::size_t m_sent = 0;
     std::size_t m_answered = 0;
-    bool m_timed_out = false;      // sd-bus timed out a call on our behalf
 };
 
 } // namespace nd_linux
