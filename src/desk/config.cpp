@@ -73,7 +73,6 @@ nd_core::Result<void> parse_models(const toml::table& table, ModelsConfig& out, 
         if (!name || !is_variable_name(*name))
             return config_error(path, "models.api_key_env must name an environment variable (letters, digits and _)");
         out.api_key_env = *name;
-        out.api_key_env_set = true;
     }
     if (auto node = table["timeout_ms"]; node) {
         auto ms = node.value<std::int64_t>();

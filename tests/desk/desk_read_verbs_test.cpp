@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr std::int64_t CHATTER = 41943047, GROCERIES = 41943112, SETTINGS = 52428801, CALCULATOR = 62914561;
+constexpr std::int64_t GROCERIES = 41943112, SETTINGS = 52428801, CALCULATOR = 62914561;
 
 class DeskReadTest : public ::testing::Test {
 protected:

@@ -176,7 +176,10 @@ TEST_F(WebForm, ChromiumTextKindsFillInATakeover)
     const std::vector<std::pair<std::string, std::string>> fields = {{"Name", "Bob"}, {"Email", "bob@example.org"},
         {"Homepage", "https://example.org"}, {"Search term", "cats"}, {"Phone", "+49 30 1234"}, {"Bio", "New bio"},
         {"Notes", "New notes"}};
-    for (const auto& [name, text] : fields) {
+    for (const auto& field : fields) {
+        // A name a lambda can capture (a structured binding cannot be, before C++20 in clang 16).
+        const std::string& name = field.first;
+        const std::string& text = field.second;
         // As the escalation says: clear the field (click, ctrl+a, BackSpace), then type into it.
         auto clicked = call("click", {{"element_token", row("entry", name)["element_token"]}, {"delivery_mode", "foreground"}});
         ASSERT_FALSE(clicked.is_error) << name << ": " << clicked.text;

@@ -86,8 +86,8 @@ const ServiceTool* DeskToolHost::find_service_tool(std::string_view name) const
 // daemon then answers that it is off, as it does for script_run.
 bool DeskToolHost::has_tool(std::string_view name)
 {
-    return find_verb(name) != nullptr || find_model_tool(name) != nullptr || name == script_run_decl().name || name == gui_plan_decl().name ||
-           m_plugins.find(name) != nullptr || find_service_tool(name) != nullptr;
+    return find_verb(name) != nullptr || find_model_tool(name) != nullptr || name == script_run_decl().name ||
+           name == gui_plan_decl().name || m_plugins.find(name) != nullptr || find_service_tool(name) != nullptr;
 }
 
 bool DeskToolHost::has_resources() { return m_script_run && m_plugins.has_resources(); }

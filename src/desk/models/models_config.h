@@ -25,7 +25,6 @@ struct ModelsConfig {
 
     std::string base_url{DEFAULT_BASE_URL};        // the API root; /chat/completions is appended
     std::string api_key_env{DEFAULT_KEY_VARIABLE}; // the daemon's variable that holds the key
-    bool api_key_env_set = false;                  // named in config.toml (not the default)
     int timeout_ms = DEFAULT_TIMEOUT_MS;           // a call's whole time, retries included
     std::string decide = "openai/gpt-4.1-mini";
     std::string verify = "openai/gpt-4.1-mini";
