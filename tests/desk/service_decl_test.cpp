@@ -24,6 +24,16 @@ json service(const std::string& name, json tools)
     return {{"service", name}, {"bin", "/usr/bin/" + name}, {"tools", std::move(tools)}};
 }
 
+// A braced list of tools is their array. (Without this overload, clang reads a one-element list
+// `{tool("a")}` as that one tool copied, where gcc makes it an array.)
+json service(const std::string& name, std::initializer_list<json> tools)
+{
+    json list = json::array();
+    for (const auto& t : tools)
+        list.push_back(t);
+    return service(name, std::move(list));
+}
+
 // The refusal's reason for `object`, or "" when it parses.
 std::string refusal(const json& object, const std::vector<nd_desk::Service>& earlier = {})
 {

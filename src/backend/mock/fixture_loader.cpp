@@ -15,6 +15,13 @@ namespace {
 using nd_core::ErrorCode;
 using nlohmann::json;
 
+// A document nested deeper than this is refused as it is parsed: the parser itself is iterative,
+// but copying and walking a JSON value recurses once per level, and a hostile fixture must not
+// take the stack. Each element level is two JSON levels (its object and its children array).
+constexpr int MAX_DOCUMENT_DEPTH = 2 * 256 + 16;
+
+struct TooDeep {};
+
 nd_core::Error fail(const std::string& source, const std::string& problem)
 {
     return nd_core::make_error(ErrorCode::invalid_arguments, "fixture " + source + ": " + problem);
@@ -135,9 +142,16 @@ nd_core::Result<FixtureSet> load_fixture_dir(const std::string& dir)
             return nd_core::make_error(ErrorCode::internal_error, "fixture " + name + ": cannot read the file");
         json doc;
         try {
-            doc = json::parse(text.str());
+            doc = json::parse(text.str(), [](int depth, json::parse_event_t, json&) {
+                if (depth > MAX_DOCUMENT_DEPTH)
+                    throw TooDeep{};
+                return true;
+            });
         } catch (const json::parse_error& e) {
             return fail(name, std::string("not valid JSON: ") + e.what());
+        } catch (const TooDeep&) {
+            return fail(name, "elements nest deeper than 256 levels (the JSON more than " +
+                                  std::to_string(MAX_DOCUMENT_DEPTH) + " levels)");
         }
         TRY_VOID(load_fixture_document(doc, name, set.windows));
         set.files.push_back(name);
