@@ -188,9 +188,7 @@ std::variant<HttpResponse, HttpError> HttpClient::post(const HttpPost& request)
         curl_multi_poll(lane->multi, nullptr, 0, CANCEL_POLL_MS, nullptr);
     }
     long status = 0;
-    long connects = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
     curl_multi_remove_handle(lane->multi, easy);
     curl_slist_free_all(headers);
 
@@ -216,7 +214,6 @@ std::variant<HttpResponse, HttpError> HttpClient::post(const HttpPost& request)
     out.status = status;
     out.body = std::move(collected.body);
     out.retry_after = collected.retry_after;
-    out.new_connection = connects > 0;
     return out;
 }
 

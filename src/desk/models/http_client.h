@@ -27,8 +27,6 @@ struct HttpResponse {
     std::string body;
     // The server's Retry-After, in seconds (a 429's or a 503's).
     std::optional<std::chrono::milliseconds> retry_after;
-    // Whether this call opened a new connection (false: it reused one).
-    bool new_connection = false;
 };
 
 // Why a transfer gave no response.

@@ -37,8 +37,7 @@ ModelToolDef ask()
             call.role = ModelRole::ask;
             call.messages = nlohmann::json::array({{{"role", "user"}, {"content", std::move(content)}}});
             call.max_tokens = ASK_MAX_TOKENS;
-            if (auto t = arg_int(args, "timeout_ms"))
-                call.timeout_ms = static_cast<int>(*t);
+            call.timeout_ms = model_timeout(args);
             auto reply = TRY(client.chat(call, scope.stop));
             return nlohmann::json{{"text", std::move(reply.content)}, {"served", reply.served}, {"usage", reply.usage}};
         },

@@ -231,7 +231,6 @@ nd_core::Result<ChatAnswer> ModelClient::chat(const ChatCall& call, const Safety
                 auto answer = read_chat_answer(model, response.body);
                 if (!answer)
                     return make_error(answer.error().code, scrubbed(answer.error().message, *key) + where);
-                answer->attempts = attempt;
                 return answer;
             }
             if (response.status == 401 || response.status == 403)

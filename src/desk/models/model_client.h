@@ -45,7 +45,6 @@ struct ChatAnswer {
     std::vector<TokenLogprob> logprobs; // empty when the endpoint gave none
     nlohmann::json usage;               // {model, input_tokens, output_tokens, cached_tokens}
     nlohmann::json served;              // {model, build, id}
-    int attempts = 1;
 };
 
 // How many alternatives a logprobs call asks for at each token.

@@ -33,8 +33,7 @@ ModelToolDef decide()
             call.messages = decide_messages(parts, questions);
             call.max_tokens = decide_max_tokens(questions.size());
             call.logprobs = true;
-            if (auto t = arg_int(args, "timeout_ms"))
-                call.timeout_ms = static_cast<int>(*t);
+            call.timeout_ms = model_timeout(args);
             auto reply = TRY(client.chat(call, scope.stop));
             auto answers = TRY(read_decisions(questions, reply));
             return nlohmann::json{{"answers", std::move(answers)}, {"served", reply.served}, {"usage", reply.usage}};

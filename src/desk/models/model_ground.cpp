@@ -36,8 +36,7 @@ ModelToolDef ground()
             call.role = ModelRole::ground;
             call.messages = ground_messages(png, target);
             call.max_tokens = GROUND_MAX_TOKENS;
-            if (auto t = arg_int(args, "timeout_ms"))
-                call.timeout_ms = static_cast<int>(*t);
+            call.timeout_ms = model_timeout(args);
             auto reply = TRY(client.chat(call, scope.stop));
             const auto point = TRY(read_point(reply.content));
             const auto [x, y] = desk_point(point, area);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -38,8 +39,9 @@ nd_core::Result<nlohmann::json> call_model_tool(ModelClient&, const ModelToolDef
 // A base64 PNG argument, or why not ("png_b64: ..."): valid base64 of a PNG's bytes.
 nd_core::Result<void> check_png_b64(const std::string& b64, const std::string& name);
 
-// timeout_ms, as the three declare it.
+// timeout_ms, as the three declare it, and its value in a call's checked arguments.
 nd_mcp::ArgSpec model_timeout_arg();
+std::optional<int> model_timeout(const nlohmann::json& args);
 
 namespace model_tool_list {
 ModelToolDef decide();

@@ -64,4 +64,11 @@ nd_mcp::ArgSpec model_timeout_arg()
         .max = 600000};
 }
 
+std::optional<int> model_timeout(const nlohmann::json& args)
+{
+    if (auto t = arg_int(args, "timeout_ms"))
+        return static_cast<int>(*t); // within the declared bounds: the check ran first
+    return std::nullopt;
+}
+
 } // namespace nd_desk
