@@ -2,7 +2,8 @@
 // Generated from the verb declarations in src/desk/verbs/ by `nish-docgen --write-runtime runtime`;
 // a test fails when this file differs. Do not edit: change the declarations and regenerate.
 
-/** What a desk verb answers: its result as parsed JSON; a picture's PNG as image_b64. */
+/** What a desk verb answers: its result as parsed JSON; a picture as image_b64 (a PNG, or a JPEG when image_mime says
+ * image/jpeg, as the vision verbs answer). */
 export type DeskResult = any;
 
 /** The arguments of desk.wait (desk_wait). */
@@ -193,6 +194,96 @@ export interface DeskStillArgs {
     hold_ms?: number;
 }
 
+/** The arguments of desk.computer_state (desk_computer_state). */
+export interface DeskComputerStateArgs {
+    /** the session whose element indexes and screenshot scale to use; default: yours */
+    session?: string;
+    /** list the elements of this process's frontmost window (an integer) */
+    pid?: number;
+    /** list the elements of this window (an id of the windows list) (an integer) */
+    window_id?: number;
+    /** keep the elements whose name or role contains this, without case */
+    query?: string;
+    /** the screenshot's long edge in pixels, default 1024, 0 for full size (an integer, >= 0, <= 16384) */
+    max_edge?: number;
+    /** only the current workspace's windows (on X11 the only ones shown) */
+    workspace_only?: boolean;
+}
+
+/** The arguments of desk.computer_act (desk_computer_act). */
+export interface DeskComputerActArgs {
+    /** the session whose element indexes and screenshot scale to use; default: yours */
+    session?: string;
+    /** what to do */
+    action?: "click" | "left_click" | "double_click" | "right_click" | "triple_click" | "type" | "key" | "hotkey" | "scroll" | "drag" | "wait" | "launch_app";
+    /** an [index] of the session's latest computer_state (an integer) */
+    element?: number;
+    /** x in screenshot pixels (a number) */
+    x?: number;
+    /** y in screenshot pixels (a number) */
+    y?: number;
+    /** drag: end x in screenshot pixels (a number) */
+    to_x?: number;
+    /** drag: end y in screenshot pixels (a number) */
+    to_y?: number;
+    /** type: the text */
+    text?: string;
+    /** key: a key or combination, e.g. ctrl+s */
+    key?: string;
+    /** hotkey: the keys held together, e.g. ["ctrl", "s"] */
+    keys?: string[];
+    /** scroll: which way (default down) */
+    direction?: "up" | "down" | "left" | "right";
+    /** scroll: notches, default 3 (an integer, >= 1, <= 50) */
+    amount?: number;
+    /** launch_app: the executable's name */
+    app?: string;
+    /** click: left (default) or right */
+    button?: "left" | "right";
+    /** wait: seconds, default 1 (a number, >= 0, <= 30) */
+    seconds?: number;
+    /** send the input in the foreground (on X11 it always is) */
+    foreground?: boolean;
+    /** the screenshot's long edge in pixels, default 1024, 0 for full size (an integer, >= 0, <= 16384) */
+    max_edge?: number;
+    /** screen pixels per pixel of the screenshot your x, y are in (default: the session's latest) (a number, >= 0.01, <= 100) */
+    scale?: number;
+    /** a list of action objects ({action, element or x, y, ...}) instead of action */
+    actions?: string | Record<string, unknown> | unknown[];
+}
+
+/** The arguments of desk.computer_end (desk_computer_end). */
+export interface DeskComputerEndArgs {
+    /** the session to end */
+    session: string;
+}
+
+/** The arguments of desk.computer_scale (desk_computer_scale). */
+export interface DeskComputerScaleArgs {
+    /** the session whose element indexes and screenshot scale to use; default: yours */
+    session?: string;
+}
+
+/** The arguments of desk.look (desk_look). */
+export interface DeskLookArgs {
+    /** the session whose element indexes and screenshot scale to use; default: yours */
+    session?: string;
+    /** the screenshot's long edge in pixels, default 1024, 0 for full size (an integer, >= 0, <= 16384) */
+    max_edge?: number;
+    /** only the current workspace's windows (on X11 the only ones shown) */
+    workspace_only?: boolean;
+    /** {x, y, w, h} in screenshot pixels: that part at full resolution */
+    region?: Record<string, unknown>;
+}
+
+/** The arguments of desk.title_at (desk_title_at). */
+export interface DeskTitleAtArgs {
+    /** x in screen pixels (an integer) */
+    x: number;
+    /** y in screen pixels (an integer) */
+    y: number;
+}
+
 /** The arguments of desk.model.decide (model_decide). */
 export interface DeskModelDecideArgs {
     /** text, JSON, or a list of text and image_url (data:image/png;base64) parts */
@@ -315,6 +406,22 @@ export interface Desk {
     still(args?: DeskStillArgs): Promise<DeskResult>;
     /** The screen's width and height in pixels: the desk coordinates that click, at, shot and element bounds use. */
     screen(): Promise<DeskResult>;
+    /** For a vision agent: the windows frontmost first (geometry in screenshot pixels), modal dialogs the screen does not show, the elements [index, role, name, x, y] of the frontmost app window (or of pid / window_id) with centres in screenshot pixels (at most 300; query filters them by name or role), and a JPEG screenshot of the whole screen scaled to max_edge. Password fields are blacked out. Refused with an app allowlist. */
+    computer_state(args?: DeskComputerStateArgs): Promise<DeskResult>;
+    /** For a vision agent: one action, or actions (a list of action objects) run in order up to the first failure, each waited out until the screen is still. Points are an element [index] of computer_state or x, y in screenshot pixels. Answers what each step did, the windows it opened, closed or brought to the front, typed N of M for type, and a new JPEG screenshot. Refused with an app allowlist. */
+    computer_act(args?: DeskComputerActArgs): Promise<DeskResult>;
+    /** Ends a vision session: forgets its elements and screenshot scale, and refuses its name from now on. A caller whose default session ended gets a new default on its next call. */
+    computer_end(args: DeskComputerEndArgs): Promise<DeskResult>;
+    /** Ends a vision session: forgets its elements and screenshot scale, and refuses its name from now on. A caller whose default session ended gets a new default on its next call. */
+    computer_end(session: string): Promise<DeskResult>;
+    /** scale: screen pixels per pixel of the session's latest screenshot, else of any session's latest (from says which). */
+    computer_scale(args?: DeskComputerScaleArgs): Promise<DeskResult>;
+    /** A JPEG of the whole screen scaled to max_edge, or of region (screenshot pixels of the session's latest screenshot) at full resolution with the mapping of its pixels to computer_act x,y. Password fields are blacked out. */
+    look(args?: DeskLookArgs): Promise<DeskResult>;
+    /** title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose. */
+    title_at(args: DeskTitleAtArgs): Promise<DeskResult>;
+    /** title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose. */
+    title_at(x: number, y: number): Promise<DeskResult>;
     /** model_decide, model_ask and model_ground as desk.model.decide, .ask and .ground. */
     model: DeskModels;
     /** Any wire tool by its raw name ("desk_windows"): the parsed JSON, or the text when it is not JSON. */

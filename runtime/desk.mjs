@@ -12,7 +12,8 @@
 //     desk.snapshot({window: 'Editor'})
 //
 // Nothing else is checked here: the daemon checks the arguments and refuses unknown ones by name.
-// A call answers the verb's result as parsed JSON; a picture (desk.shot) comes as its image_b64.
+// A call answers the verb's result as parsed JSON; a picture comes as its image_b64: a PNG from
+// desk.shot, a JPEG (image_mime "image/jpeg") from the vision verbs (desk.computer_state, ...).
 
 import { MODELS, VERBS } from './verbs.generated.mjs';
 import { DeskError } from './wire.mjs';
@@ -71,6 +72,8 @@ export function resultOf(response) {
     }
     if (response.image_b64 !== undefined && result !== null && typeof result === 'object')
         result.image_b64 = response.image_b64;
+    if (response.image_mime !== undefined && result !== null && typeof result === 'object')
+        result.image_mime = response.image_mime;
     return result;
 }
 

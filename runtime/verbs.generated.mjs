@@ -518,6 +518,270 @@ export const VERBS = [
         "tool": "desk_screen",
         "description": "The screen's width and height in pixels: the desk coordinates that click, at, shot and element bounds use.",
         "args": []
+    },
+    {
+        "verb": "computer_state",
+        "tool": "desk_computer_state",
+        "description": "For a vision agent: the windows frontmost first (geometry in screenshot pixels), modal dialogs the screen does not show, the elements [index, role, name, x, y] of the frontmost app window (or of pid / window_id) with centres in screenshot pixels (at most 300; query filters them by name or role), and a JPEG screenshot of the whole screen scaled to max_edge. Password fields are blacked out. Refused with an app allowlist.",
+        "args": [
+            {
+                "name": "session",
+                "type": "string",
+                "required": false,
+                "description": "the session whose element indexes and screenshot scale to use; default: yours"
+            },
+            {
+                "name": "pid",
+                "type": "integer",
+                "required": false,
+                "description": "list the elements of this process's frontmost window"
+            },
+            {
+                "name": "window_id",
+                "type": "integer",
+                "required": false,
+                "description": "list the elements of this window (an id of the windows list)"
+            },
+            {
+                "name": "query",
+                "type": "string",
+                "required": false,
+                "description": "keep the elements whose name or role contains this, without case"
+            },
+            {
+                "name": "max_edge",
+                "type": "integer",
+                "required": false,
+                "description": "the screenshot's long edge in pixels, default 1024, 0 for full size"
+            },
+            {
+                "name": "workspace_only",
+                "type": "boolean",
+                "required": false,
+                "description": "only the current workspace's windows (on X11 the only ones shown)"
+            }
+        ]
+    },
+    {
+        "verb": "computer_act",
+        "tool": "desk_computer_act",
+        "description": "For a vision agent: one action, or actions (a list of action objects) run in order up to the first failure, each waited out until the screen is still. Points are an element [index] of computer_state or x, y in screenshot pixels. Answers what each step did, the windows it opened, closed or brought to the front, typed N of M for type, and a new JPEG screenshot. Refused with an app allowlist.",
+        "args": [
+            {
+                "name": "session",
+                "type": "string",
+                "required": false,
+                "description": "the session whose element indexes and screenshot scale to use; default: yours"
+            },
+            {
+                "name": "action",
+                "type": "string",
+                "required": false,
+                "description": "what to do",
+                "enum": [
+                    "click",
+                    "left_click",
+                    "double_click",
+                    "right_click",
+                    "triple_click",
+                    "type",
+                    "key",
+                    "hotkey",
+                    "scroll",
+                    "drag",
+                    "wait",
+                    "launch_app"
+                ]
+            },
+            {
+                "name": "element",
+                "type": "integer",
+                "required": false,
+                "description": "an [index] of the session's latest computer_state"
+            },
+            {
+                "name": "x",
+                "type": "number",
+                "required": false,
+                "description": "x in screenshot pixels"
+            },
+            {
+                "name": "y",
+                "type": "number",
+                "required": false,
+                "description": "y in screenshot pixels"
+            },
+            {
+                "name": "to_x",
+                "type": "number",
+                "required": false,
+                "description": "drag: end x in screenshot pixels"
+            },
+            {
+                "name": "to_y",
+                "type": "number",
+                "required": false,
+                "description": "drag: end y in screenshot pixels"
+            },
+            {
+                "name": "text",
+                "type": "string",
+                "required": false,
+                "description": "type: the text"
+            },
+            {
+                "name": "key",
+                "type": "string",
+                "required": false,
+                "description": "key: a key or combination, e.g. ctrl+s"
+            },
+            {
+                "name": "keys",
+                "type": "string_array",
+                "required": false,
+                "description": "hotkey: the keys held together, e.g. [\"ctrl\", \"s\"]"
+            },
+            {
+                "name": "direction",
+                "type": "string",
+                "required": false,
+                "description": "scroll: which way (default down)",
+                "enum": [
+                    "up",
+                    "down",
+                    "left",
+                    "right"
+                ]
+            },
+            {
+                "name": "amount",
+                "type": "integer",
+                "required": false,
+                "description": "scroll: notches, default 3"
+            },
+            {
+                "name": "app",
+                "type": "string",
+                "required": false,
+                "description": "launch_app: the executable's name"
+            },
+            {
+                "name": "button",
+                "type": "string",
+                "required": false,
+                "description": "click: left (default) or right",
+                "enum": [
+                    "left",
+                    "right"
+                ]
+            },
+            {
+                "name": "seconds",
+                "type": "number",
+                "required": false,
+                "description": "wait: seconds, default 1"
+            },
+            {
+                "name": "foreground",
+                "type": "boolean",
+                "required": false,
+                "description": "send the input in the foreground (on X11 it always is)"
+            },
+            {
+                "name": "max_edge",
+                "type": "integer",
+                "required": false,
+                "description": "the screenshot's long edge in pixels, default 1024, 0 for full size"
+            },
+            {
+                "name": "scale",
+                "type": "number",
+                "required": false,
+                "description": "screen pixels per pixel of the screenshot your x, y are in (default: the session's latest)"
+            },
+            {
+                "name": "actions",
+                "type": "json",
+                "required": false,
+                "description": "a list of action objects ({action, element or x, y, ...}) instead of action"
+            }
+        ]
+    },
+    {
+        "verb": "computer_end",
+        "tool": "desk_computer_end",
+        "description": "Ends a vision session: forgets its elements and screenshot scale, and refuses its name from now on. A caller whose default session ended gets a new default on its next call.",
+        "args": [
+            {
+                "name": "session",
+                "type": "string",
+                "required": true,
+                "description": "the session to end"
+            }
+        ]
+    },
+    {
+        "verb": "computer_scale",
+        "tool": "desk_computer_scale",
+        "description": "scale: screen pixels per pixel of the session's latest screenshot, else of any session's latest (from says which).",
+        "args": [
+            {
+                "name": "session",
+                "type": "string",
+                "required": false,
+                "description": "the session whose element indexes and screenshot scale to use; default: yours"
+            }
+        ]
+    },
+    {
+        "verb": "look",
+        "tool": "desk_look",
+        "description": "A JPEG of the whole screen scaled to max_edge, or of region (screenshot pixels of the session's latest screenshot) at full resolution with the mapping of its pixels to computer_act x,y. Password fields are blacked out.",
+        "args": [
+            {
+                "name": "session",
+                "type": "string",
+                "required": false,
+                "description": "the session whose element indexes and screenshot scale to use; default: yours"
+            },
+            {
+                "name": "max_edge",
+                "type": "integer",
+                "required": false,
+                "description": "the screenshot's long edge in pixels, default 1024, 0 for full size"
+            },
+            {
+                "name": "workspace_only",
+                "type": "boolean",
+                "required": false,
+                "description": "only the current workspace's windows (on X11 the only ones shown)"
+            },
+            {
+                "name": "region",
+                "type": "object",
+                "required": false,
+                "description": "{x, y, w, h} in screenshot pixels: that part at full resolution"
+            }
+        ]
+    },
+    {
+        "verb": "title_at",
+        "tool": "desk_title_at",
+        "description": "title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose.",
+        "args": [
+            {
+                "name": "x",
+                "type": "integer",
+                "required": true,
+                "description": "x in screen pixels"
+            },
+            {
+                "name": "y",
+                "type": "integer",
+                "required": true,
+                "description": "y in screen pixels"
+            }
+        ]
     }
 ];
 

@@ -50,7 +50,8 @@ export function socketPath(env = process.env) {
  * @typedef {object} WireResponse
  * @property {string} text the result (JSON for the desk verbs)
  * @property {boolean} is_error
- * @property {string} [image_b64] a PNG, when the call took one
+ * @property {string} [image_b64] a picture, when the call took one: a PNG unless image_mime says otherwise
+ * @property {string} [image_mime] the picture's type when it is no PNG ("image/jpeg" from the vision verbs)
  */
 
 /**

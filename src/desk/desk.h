@@ -16,6 +16,7 @@
 #include "core/engine/window_reads.h"
 #include "desk/config.h"
 #include "desk/safety_stop.h"
+#include "desk/vision/vision_sessions.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,8 @@ public:
     std::unique_lock<std::recursive_mutex> lock_backend() { return std::unique_lock(m_backend_mutex); }
     std::mutex& input_mutex() { return m_input_mutex; }
     nd_core::SnapshotStore& snapshots() { return m_snapshots; }
+    // The vision verbs' sessions: element indexes and screenshot scales per caller (vision/vision_sessions.h).
+    VisionSessions& vision_sessions() { return m_vision; }
     std::int64_t now_ms() const;
 
     // Every top-level window, topmost first, and those whose app the allowlist lets through.
@@ -69,6 +72,7 @@ private:
     std::recursive_mutex m_backend_mutex;
     std::mutex m_input_mutex;
     nd_core::SnapshotStore m_snapshots;
+    VisionSessions m_vision;
     const std::chrono::steady_clock::time_point m_epoch = std::chrono::steady_clock::now();
 };
 

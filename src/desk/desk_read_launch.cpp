@@ -1,5 +1,6 @@
 #include "desk/desk_read_launch.h"
 
+#include "desk/desk.h"
 #include "desk/spawn_group.h"
 
 #include <chrono>
@@ -117,6 +118,23 @@ nd_core::Result<Launched> launch_app(const std::string& executable)
         }
     }).detach();
     return out;
+}
+
+nd_core::Result<Launched> launch_named(const Desk& desk, const std::string& app)
+{
+    if (app.empty() || app.find('/') != std::string::npos)
+        return nd_core::make_error(nd_core::ErrorCode::invalid_arguments,
+            "app: must be an executable's name on PATH, without a directory, e.g. gedit");
+    if (!desk.config().allow.empty() && !desk.config().allows(app))
+        return nd_core::make_error(nd_core::ErrorCode::app_out_of_scope,
+            "the app \"" + app + "\" is not in the app allowlist ([apps] allow in config.toml): launch one it lists");
+    const char* path = std::getenv("PATH");
+    const auto executable = find_on_path(app, path ? path : "");
+    if (executable.empty())
+        return nd_core::make_error(nd_core::ErrorCode::invalid_arguments,
+            "app: no executable \"" + app.substr(0, 200) + "\" is on the daemon's PATH: check the name (desk_windows shows "
+            "the apps' executable names)");
+    return launch_app(executable);
 }
 
 } // namespace nd_desk

@@ -13,6 +13,8 @@
 
 namespace nd_desk {
 
+class Desk;
+
 // The absolute path of an executable `name` on `path_list` (a PATH value), or "" when none.
 std::string find_on_path(const std::string& name, const std::string& path_list);
 
@@ -27,5 +29,10 @@ struct Launched {
 
 // Starts `executable` (an absolute path) as described above. Errors: action_failed naming why.
 nd_core::Result<Launched> launch_app(const std::string& executable);
+
+// Starts the app `app` (an executable's name on the daemon's PATH, no directory) within the app
+// allowlist: desk_launch and computer_act's launch_app. Errors: invalid_arguments naming the
+// argument, app_out_of_scope, action_failed.
+nd_core::Result<Launched> launch_named(const Desk&, const std::string& app);
 
 } // namespace nd_desk

@@ -63,7 +63,7 @@ Image crop(const Image& image, const Frame& rect)
     return out;
 }
 
-nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect)
+nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect, const std::vector<nd_core::SnapshotPtr>& read)
 {
     auto* screen = desk.backend().screen();
     if (!screen)
@@ -89,6 +89,16 @@ nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect)
         };
         if (!desk.allows(w)) {
             whole("its app is not in the app allowlist");
+            continue;
+        }
+        const auto known = std::find_if(read.begin(), read.end(),
+            [&](const nd_core::SnapshotPtr& s) { return s && s->window.window_id == w.window_id; });
+        if (known != read.end()) {
+            if (auto secure = nd_core::check_secure_fields_known(**known); !secure) {
+                whole(secure.error().message);
+                continue;
+            }
+            shot.secure_fields += nd_core::black_out_secure_fields(shot.image, **known, rect.x, rect.y);
             continue;
         }
         auto* finder = desk.backend().finder();

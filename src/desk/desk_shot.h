@@ -9,6 +9,7 @@
 
 #include "core/backend/capture.h"
 #include "core/model/element.h"
+#include "core/model/snapshot.h"
 #include "core/result.h"
 
 #include <chrono>
@@ -33,8 +34,9 @@ struct ScreenShot {
 // How long the search of one window for password fields may take before the window is blacked out.
 inline constexpr std::chrono::milliseconds SHOT_SEARCH_DEADLINE{1000};
 
-// The screen in `rect` (desk coordinates, inside the screen).
-nd_core::Result<ScreenShot> screen_shot(Desk&, const nd_core::Frame& rect);
+// The screen in `rect` (desk coordinates, inside the screen). A window of `read` (whole reads made
+// for the same call) is blacked out by its read's secure fields instead of a search of its own.
+nd_core::Result<ScreenShot> screen_shot(Desk&, const nd_core::Frame& rect, const std::vector<nd_core::SnapshotPtr>& read = {});
 
 // The window's own capture, with the secure fields of a fresh read blacked out.
 nd_core::Result<nd_core::Image> window_shot(Desk&, const nd_core::WindowInfo&);

@@ -1,5 +1,6 @@
 #include "desk/desk_targets.h"
 
+#include "core/encode/utf8.h"
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
@@ -55,6 +56,49 @@ nd_core::Result<void> refuse_secure_focus(Desk& desk, const nd_core::WindowInfo&
                 return make_error(ErrorCode::secure_field_refused,
                     "not sent: the focused field is a password field; leave it to the person");
         }
+    }
+    return {};
+}
+
+nd_core::Result<void> check_text_to_type(std::string_view text)
+{
+    if (!nd_core::valid_utf8(text))
+        return make_error(ErrorCode::invalid_arguments, "text: not valid UTF-8");
+    if (text.size() > MAX_TYPED_BYTES)
+        return make_error(ErrorCode::invalid_arguments,
+            "text: at most " + std::to_string(MAX_TYPED_BYTES) + " bytes at a time; type the rest in another call");
+    return {};
+}
+
+nd_core::Result<void> type_text(Desk& desk, DeskInput& input, const nd_core::WindowInfo& target, std::string_view text,
+    std::int64_t& typed)
+{
+    // After a Tab or a newline the focus may have moved (to a password field, say): the toolkit moves
+    // it on its own loop, so the check waits this long before reading it again.
+    constexpr std::chrono::milliseconds FOCUS_SETTLE{80};
+    auto stopped = [&](nd_core::Error e) {
+        e.typed_characters = typed;
+        e.message += " (" + std::to_string(typed) + " characters typed)";
+        return e;
+    };
+    bool recheck = false;
+    for (std::size_t i = 0; i < text.size();) {
+        char32_t cp = 0;
+        const auto len = nd_core::utf8_sequence_length(text, i, &cp);
+        if (len == 0)
+            return stopped(make_error(ErrorCode::invalid_arguments, "text: not valid UTF-8"));
+        if (recheck) {
+            if (!input.pause(FOCUS_SETTLE))
+                return stopped(input.check().error());
+            if (auto secure = refuse_secure_focus(desk, target); !secure)
+                return stopped(secure.error());
+            recheck = false;
+        }
+        if (auto sent = input.type_char(cp); !sent)
+            return stopped(sent.error());
+        ++typed;
+        recheck = cp == U'\t' || cp == U'\n' || cp == U'\r';
+        i += len;
     }
     return {};
 }

@@ -28,6 +28,16 @@ nd_core::Result<nd_core::WindowInfo> key_target(Desk&, DeskInput&, const nlohman
 // window cannot be read to tell (text must never reach a password field).
 nd_core::Result<void> refuse_secure_focus(Desk&, const nd_core::WindowInfo&);
 
+// What desk_type and computer_act's type may type at once: valid UTF-8 of at most 16 KiB, checked
+// whole before the first key (a retry after a half-typed refusal would type twice).
+inline constexpr std::size_t MAX_TYPED_BYTES = 16384;
+nd_core::Result<void> check_text_to_type(std::string_view text);
+
+// Types `text` into the focused element of `target` (the window keys reach), checking the stop
+// before each character and the focus again after a Tab or a newline (it may have moved to a
+// password field). `typed` counts the characters sent; a failure carries it (typed_characters).
+nd_core::Result<void> type_text(Desk&, DeskInput&, const nd_core::WindowInfo& target, std::string_view text, std::int64_t& typed);
+
 // Whether a key combination can put text into a field: one printable key, alone or with Shift,
 // or a paste (ctrl+v, shift+Insert).
 bool keys_make_text(const std::vector<std::string>& keysyms);

@@ -191,7 +191,8 @@ std::string runtime_types()
 {
     std::string ts = "// The global `desk` of a script run (docs/runtime.md), for editors and type checkers.\n"
         + std::string(GENERATED_BY)
-        + "\n/** What a desk verb answers: its result as parsed JSON; a picture's PNG as image_b64. */\n"
+        + "\n/** What a desk verb answers: its result as parsed JSON; a picture as image_b64 (a PNG, or a JPEG when image_mime says\n"
+          " * image/jpeg, as the vision verbs answer). */\n"
           "export type DeskResult = any;\n\n";
     for (const auto& v : desk_verbs())
         write_verb_types(ts, verb_name(v));

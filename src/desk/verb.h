@@ -26,7 +26,8 @@ using nd_mcp::ArgType;
 
 struct VerbReply {
     nlohmann::json result;                // the response text is its dump()
-    std::optional<std::string> png_b64;   // image_b64 of the response
+    std::optional<std::string> png_b64;   // image_b64 of the response: a PNG, unless image_mime names another type
+    std::optional<std::string> image_mime; // the vision verbs' "image/jpeg"; absent for a PNG
 };
 
 // What a handler knows of its call besides the arguments.

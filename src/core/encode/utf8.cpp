@@ -72,4 +72,16 @@ bool valid_utf8(std::string_view s)
     return true;
 }
 
+std::string utf8_cut(std::string text, std::size_t cap)
+{
+    if (text.size() <= cap)
+        return text;
+    std::size_t end = cap;
+    // Back off continuation bytes (10xxxxxx) so the last character stays whole.
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    text.resize(end);
+    return text;
+}
+
 } // namespace nd_core

@@ -15,13 +15,16 @@ Result<void> check_secure_fields_known(const Snapshot& snap)
     return {};
 }
 
-void black_out_secure_fields(Image& image, const Snapshot& snap, std::int32_t origin_x, std::int32_t origin_y)
+std::int32_t black_out_secure_fields(Image& image, const Snapshot& snap, std::int32_t origin_x, std::int32_t origin_y)
 {
+    std::int32_t painted = 0;
     for (const auto& e : snap.elements) {
-        if (!e.secure())
+        if (!e.secure() || !e.has_frame)
             continue;
         black_out(image, PixelRect{e.frame.x - origin_x, e.frame.y - origin_y, e.frame.w, e.frame.h});
+        ++painted;
     }
+    return painted;
 }
 
 } // namespace nd_core

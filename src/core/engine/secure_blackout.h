@@ -18,6 +18,7 @@ Result<void> check_secure_fields_known(const Snapshot&);
 
 // Paints every secure field of `snap` black on `image`, whose top-left pixel shows the screen point
 // `origin` (the window's frame origin for a window capture, the rectangle's for a screen capture).
-void black_out_secure_fields(Image&, const Snapshot&, std::int32_t origin_x, std::int32_t origin_y);
+// Returns how many fields it painted (those with known bounds; check_secure_fields_known first).
+std::int32_t black_out_secure_fields(Image&, const Snapshot&, std::int32_t origin_x, std::int32_t origin_y);
 
 } // namespace nd_core

@@ -63,6 +63,13 @@ struct WindowInfo {
     bool shell = false;             // its process also owns a panel or desktop window
     std::int64_t transient_for = 0; // the window it belongs to (WM_TRANSIENT_FOR), 0 when none
     std::string executable;         // the process's executable file name, when the backend can tell
+    // The window manager's frame around `frame` (_NET_FRAME_EXTENTS on X11): its title bar is the
+    // `top` pixels above the window. All 0 when undecorated or unknown.
+    struct Extents {
+        std::int32_t left = 0, right = 0, top = 0, bottom = 0;
+        bool operator==(const Extents&) const = default;
+    };
+    Extents decor;
 };
 
 // A container whose children the toolkit makes on demand (AT-SPI's manages-descendants state: a

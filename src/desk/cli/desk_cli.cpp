@@ -113,7 +113,7 @@ int call_daemon(const std::string& tool, const nlohmann::json& args, const std::
         path = "shot-" + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
                                              std::chrono::system_clock::now().time_since_epoch())
                                              .count()) +
-               ".png";
+               (response.image_mime == "image/jpeg" ? ".jpg" : ".png");
     std::string png;
     if (!nd_core::base64_decode(*response.image_b64, png)) {
         std::cerr << "shuttle: the daemon's image is not base64\n";

@@ -260,6 +260,7 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
     // A verb that finished before it noticed a stop answers what it did: it happened.
     w::Response out = w::ok_text(reply->result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     out.image_b64 = std::move(reply->png_b64);
+    out.image_mime = std::move(reply->image_mime);
     return out;
 }
 

@@ -138,7 +138,7 @@ nd_mcp::ToolOutput DeskToolHost::call_tool(std::string_view name, const nlohmann
     out.is_error = result.response.is_error;
     out.text = std::move(result.response.text);
     if (result.response.image_b64)
-        out.image = nd_mcp::ImageBlock{"image/png", std::move(*result.response.image_b64)};
+        out.image = nd_mcp::ImageBlock{result.response.image_mime.value_or("image/png"), std::move(*result.response.image_b64)};
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "desk/script/run_process.h"
 
+#include "core/encode/utf8.h"
 #include "desk/spawn_group.h"
 
 #include <cerrno>
@@ -87,18 +88,6 @@ nd_core::Result<pid_t> spawn(const ProcessSpec& spec, int out_fd, int err_fd)
 }
 
 } // namespace
-
-std::string cut_at_character(std::string text, std::size_t cap)
-{
-    if (text.size() <= cap)
-        return text;
-    std::size_t end = cap;
-    // Back off continuation bytes (10xxxxxx) so the last character stays whole.
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
-        --end;
-    text.resize(end);
-    return text;
-}
 
 nd_core::Result<ProcessOutcome> run_process(const ProcessSpec& spec, const ProcessWatch& watch)
 {
@@ -197,8 +186,8 @@ nd_core::Result<ProcessOutcome> run_process(const ProcessSpec& spec, const Proce
     }
     outcome.out_cut = out.cut || out.text.size() > spec.output_cap;
     outcome.err_cut = err.cut || err.text.size() > spec.output_cap;
-    outcome.out = cut_at_character(std::move(out.text), spec.output_cap);
-    outcome.err = cut_at_character(std::move(err.text), spec.output_cap);
+    outcome.out = nd_core::utf8_cut(std::move(out.text), spec.output_cap);
+    outcome.err = nd_core::utf8_cut(std::move(err.text), spec.output_cap);
     return outcome;
 }
 

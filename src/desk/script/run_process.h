@@ -45,7 +45,5 @@ struct ProcessWatch {
 // Runs the process to its end under the watch. Errors only when it could not start.
 nd_core::Result<ProcessOutcome> run_process(const ProcessSpec&, const ProcessWatch&);
 
-// The first `cap` bytes of text, never cutting a UTF-8 sequence in two.
-std::string cut_at_character(std::string text, std::size_t cap);
 
 } // namespace nd_desk

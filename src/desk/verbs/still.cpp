@@ -1,36 +1,8 @@
 #include "desk/desk.h"
-#include "desk/still_detector.h"
+#include "desk/desk_settle.h"
 #include "desk/verbs/act_verb_list.h"
 
-#include <algorithm>
-
 namespace nd_desk::verbs {
-
-namespace {
-
-using nd_core::ErrorCode;
-using nd_core::make_error;
-
-// Between two captures: short enough that hold_ms is met closely, long enough to leave the X server
-// and the apps room to draw.
-std::chrono::milliseconds poll_interval(std::int64_t hold_ms)
-{
-    return std::chrono::milliseconds(std::clamp<std::int64_t>(hold_ms / 4, 5, 25));
-}
-
-nd_core::Result<nd_core::Image> small_capture(Desk& desk, nd_core::Screen& screen)
-{
-    nd_core::Image full;
-    {
-        auto lock = desk.lock_backend();
-        const auto size = TRY(screen.size());
-        full = TRY(screen.capture(0, 0, size.width, size.height));
-    }
-    // Scaling needs no backend, so it runs outside the lock.
-    return scale_to_long_edge(full);
-}
-
-} // namespace
 
 VerbDef still()
 {
@@ -49,33 +21,9 @@ VerbDef still()
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto timeout_ms = arg_int(args, "timeout_ms").value_or(600);
             const auto hold_ms = arg_int(args, "hold_ms").value_or(40);
-            auto* screen = desk.backend().screen();
-            if (!screen)
-                return make_error(ErrorCode::unsupported, "this desk has no screen to watch");
-            const auto stopped = [] { return make_error(ErrorCode::stopped_by_kill_switch, "desk_still was stopped"); };
-            const auto start = desk.now_ms();
-            StillDetector detector;
-            (void)detector.feed(TRY(small_capture(desk, *screen)));
-            auto last_counted = desk.now_ms();
-            bool still = false;
-            for (;;) {
-                const auto now = desk.now_ms();
-                if (now - last_counted >= hold_ms && now > start) {
-                    still = true;
-                    break;
-                }
-                if (now - start >= timeout_ms)
-                    break;
-                if (!scope.stop.sleep_for(poll_interval(hold_ms)))
-                    return stopped();
-                auto step = detector.feed(TRY(small_capture(desk, *screen)));
-                if (scope.stop.stopped())
-                    return stopped();
-                if (step.changed_blocks > 0)
-                    last_counted = desk.now_ms();
-            }
-            return VerbReply{{{"still", still}, {"changed", detector.changed()}, {"ms", desk.now_ms() - start},
-                                 {"volatile", detector.volatile_blocks()}},
+            const auto settled = TRY(wait_still(desk, scope, hold_ms, timeout_ms, "desk_still"));
+            return VerbReply{{{"still", settled.still}, {"changed", settled.changed}, {"ms", settled.ms},
+                                 {"volatile", settled.volatile_blocks}},
                 std::nullopt};
         },
     };

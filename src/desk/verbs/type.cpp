@@ -1,22 +1,9 @@
-#include "core/encode/utf8.h"
 #include "desk/desk.h"
 #include "desk/desk_input.h"
 #include "desk/desk_targets.h"
 #include "desk/verbs/act_verb_list.h"
 
 namespace nd_desk::verbs {
-
-namespace {
-
-using nd_core::ErrorCode;
-using nd_core::make_error;
-
-constexpr std::size_t MAX_TEXT_BYTES = 16384;
-// After a Tab or a newline the focus may have moved (to a password field, say): the toolkit moves
-// it on its own loop, so the check waits this long before reading it again.
-constexpr std::chrono::milliseconds FOCUS_SETTLE{80};
-
-} // namespace
 
 VerbDef type()
 {
@@ -31,38 +18,12 @@ VerbDef type()
         },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto text = *arg_string(args, "text");
-            // Checked whole before the first key: a retry after a half-typed refusal would type twice.
-            if (!nd_core::valid_utf8(text))
-                return make_error(ErrorCode::invalid_arguments, "text: not valid UTF-8");
-            if (text.size() > MAX_TEXT_BYTES)
-                return make_error(ErrorCode::invalid_arguments,
-                    "text: at most " + std::to_string(MAX_TEXT_BYTES) + " bytes at a time; type the rest in another call");
+            TRY_VOID(check_text_to_type(text));
             auto input = TRY(DeskInput::begin(desk, scope));
             const auto target = TRY(key_target(desk, *input, args));
             TRY_VOID(refuse_secure_focus(desk, target));
             std::int64_t typed = 0;
-            auto stopped = [&](nd_core::Error e) {
-                e.typed_characters = typed;
-                e.message += " (" + std::to_string(typed) + " characters typed)";
-                return e;
-            };
-            bool recheck = false;
-            for (std::size_t i = 0; i < text.size();) {
-                char32_t cp = 0;
-                const auto len = nd_core::utf8_sequence_length(text, i, &cp);
-                if (recheck) {
-                    if (!input->pause(FOCUS_SETTLE))
-                        return stopped(input->check().error());
-                    if (auto secure = refuse_secure_focus(desk, target); !secure)
-                        return stopped(secure.error());
-                    recheck = false;
-                }
-                if (auto sent = input->type_char(cp); !sent)
-                    return stopped(sent.error());
-                ++typed;
-                recheck = cp == U'\t' || cp == U'\n' || cp == U'\r';
-                i += len;
-            }
+            TRY_VOID(type_text(desk, *input, target, text, typed));
             return VerbReply{{{"typed", typed}, {"window", target.title}, {"pid", target.pid}}, std::nullopt};
         },
     };

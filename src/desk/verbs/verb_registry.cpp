@@ -8,8 +8,8 @@ namespace nd_desk {
 namespace {
 
 // The verbs that change the desktop: the input verbs, and those that raise, start or close windows.
-constexpr std::array<std::string_view, 10> CHANGES_DESKTOP = {
-    "press", "act", "key", "type", "click", "scroll", "drag", "focus", "close", "launch"};
+constexpr std::array<std::string_view, 11> CHANGES_DESKTOP = {
+    "press", "act", "key", "type", "click", "scroll", "drag", "focus", "close", "launch", "computer_act"};
 
 } // namespace
 
@@ -22,6 +22,8 @@ const std::vector<VerbDef>& desk_verbs()
         for (auto& verb : verbs::act_verbs())
             v.push_back(std::move(verb));
         v.push_back(verbs::screen());
+        for (auto& verb : verbs::vision_verbs())
+            v.push_back(std::move(verb));
         for (auto& verb : v)
             verb.changes_desktop = std::find(CHANGES_DESKTOP.begin(), CHANGES_DESKTOP.end(), verb.verb()) != CHANGES_DESKTOP.end();
         return v;

@@ -18,6 +18,9 @@ std::vector<VerbDef> read_verbs();
 // The acting and picture verbs (verbs/act_verbs.cpp lists them): press, act, key, type, click,
 // scroll, drag, shot, still.
 std::vector<VerbDef> act_verbs();
+// The vision verbs (verbs/vision_verbs.cpp lists them): computer_state, computer_act, computer_end,
+// computer_scale, look, title_at.
+std::vector<VerbDef> vision_verbs();
 
 } // namespace nd_desk::verbs
 

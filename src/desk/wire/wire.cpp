@@ -69,6 +69,8 @@ nd_core::Result<Response> decode_response(std::string_view payload)
     r.is_error = is_error->get<bool>();
     if (auto it = j.find("image_b64"); it != j.end() && it->is_string())
         r.image_b64 = it->get<std::string>();
+    if (auto it = j.find("image_mime"); it != j.end() && it->is_string())
+        r.image_mime = it->get<std::string>();
     return r;
 }
 
@@ -83,10 +85,12 @@ std::string encode_response(const Response& r)
     nlohmann::json j{{"text", r.text}, {"is_error", r.is_error}};
     if (r.image_b64)
         j["image_b64"] = *r.image_b64;
+    if (r.image_mime)
+        j["image_mime"] = *r.image_mime;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-Response ok_text(std::string text) { return Response{std::move(text), false, std::nullopt}; }
-Response error_text(std::string text) { return Response{std::move(text), true, std::nullopt}; }
+Response ok_text(std::string text) { return Response{std::move(text), false, std::nullopt, std::nullopt}; }
+Response error_text(std::string text) { return Response{std::move(text), true, std::nullopt, std::nullopt}; }
 
 } // namespace nd_desk::wire

@@ -4,7 +4,9 @@
 // runtime all speak it. A frame is a 4-byte big-endian length and that many bytes of UTF-8 JSON.
 //
 //   request  {"agent_id": string, "tool": string, "args": object}   agent_id "" and args null by default
-//   response {"text": string, "is_error": bool, "image_b64"?: string} shuttle never sends "secrets"
+//   response {"text": string, "is_error": bool, "image_b64"?: string, "image_mime"?: string}
+//            shuttle never sends "secrets"; image_mime names a picture that is no PNG (the vision
+//            verbs' image/jpeg), absent for a PNG
 //
 // The daemon reads `tool` before it decodes the rest (peek_tool), so routing a frame to a service
 // or refusing an unknown tool costs a scan of the bytes up to that key, not a parse of the args.
@@ -36,6 +38,7 @@ struct Response {
     std::string text;
     bool is_error = false;
     std::optional<std::string> image_b64;
+    std::optional<std::string> image_mime; // absent: image/png
 };
 
 // The 4-byte header of a payload of `size` bytes, and its inverse.

@@ -1,0 +1,28 @@
+#pragma once
+
+// Waiting until the screen holds still (still_detector.h) with real captures: desk_still's loop, and
+// the settle after each action of computer_act. Captures the whole screen under the backend lock,
+// scales it to 320 pixels outside it, and polls until no counted change has lasted hold_ms, or
+// timeout_ms passes. Holds no lock while it sleeps; a stop ends it at once.
+
+#include "core/result.h"
+#include "desk/verb.h"
+
+#include <cstdint>
+
+namespace nd_desk {
+
+class Desk;
+
+struct Settled {
+    bool still = false;            // false: timeout_ms passed first
+    bool changed = false;          // some counted change was seen
+    std::int64_t ms = 0;           // how long it waited
+    std::int32_t volatile_blocks = 0;
+};
+
+// Errors: unsupported (no screen), a capture's error, stopped_by_kill_switch naming `what`.
+nd_core::Result<Settled> wait_still(Desk&, const CallScope&, std::int64_t hold_ms, std::int64_t timeout_ms,
+    std::string_view what);
+
+} // namespace nd_desk
