@@ -406,7 +406,7 @@ export interface Desk {
     still(args?: DeskStillArgs): Promise<DeskResult>;
     /** The screen's width and height in pixels: the desk coordinates that click, at, shot and element bounds use. */
     screen(): Promise<DeskResult>;
-    /** For a vision agent: the windows frontmost first (geometry in screenshot pixels), modal dialogs the screen does not show, the elements [index, role, name, x, y] of the frontmost app window (or of pid / window_id) with centres in screenshot pixels (at most 300; query filters them by name or role), and a JPEG screenshot of the whole screen scaled to max_edge. Password fields are blacked out. Refused with an app allowlist. */
+    /** For a vision agent: the windows frontmost first (geometry in screenshot pixels), modal dialogs the screen does not show, the elements [index, role, name, x, y, states?] of the frontmost app window (or of pid / window_id) with centres in screenshot pixels (at most 300; query filters them by name or role), and a JPEG screenshot of the whole screen scaled to max_edge. Password fields are blacked out. Refused with an app allowlist. */
     computer_state(args?: DeskComputerStateArgs): Promise<DeskResult>;
     /** For a vision agent: one action, or actions (a list of action objects) run in order up to the first failure, each waited out until the screen is still. Points are an element [index] of computer_state or x, y in screenshot pixels. Answers what each step did, the windows it opened, closed or brought to the front, typed N of M for type, and a new JPEG screenshot. Refused with an app allowlist. */
     computer_act(args?: DeskComputerActArgs): Promise<DeskResult>;

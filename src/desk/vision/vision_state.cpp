@@ -73,6 +73,22 @@ nd_core::Result<std::optional<WindowInfo>> pick_target(const std::vector<WindowI
     return std::optional<WindowInfo>{};
 }
 
+// The states a person sees on a control, space-separated: disabled, checked, selected, expanded, focused.
+std::string short_states(const nd_core::Element& e)
+{
+    std::string out;
+    auto add = [&](bool on, const char* name) {
+        if (on)
+            out += (out.empty() ? "" : " ") + std::string(name);
+    };
+    add(!e.is(nd_core::STATE_ENABLED), "disabled");
+    add(e.is(nd_core::STATE_CHECKED), "checked");
+    add(e.is(nd_core::STATE_SELECTED), "selected");
+    add(e.is(nd_core::STATE_EXPANDED), "expanded");
+    add(e.is(nd_core::STATE_FOCUSED), "focused");
+    return out;
+}
+
 std::int32_t to_shot(std::int32_t v, double scale) { return static_cast<std::int32_t>(std::lround(v / scale)); }
 
 } // namespace
@@ -175,10 +191,13 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
             }
             const auto index = static_cast<std::int64_t>(session.elements.size());
             session.elements.push_back({snap.window, e.key, e.role, e.name, e.frame});
-            list.push_back({index, e.role, nd_core::utf8_cut(e.name, 80), to_shot(c.x, scale), to_shot(c.y, scale)});
+            nlohmann::json item{index, e.role, nd_core::utf8_cut(e.name, 80), to_shot(c.x, scale), to_shot(c.y, scale)};
+            if (auto states = short_states(e); !states.empty())
+                item.push_back(std::move(states));
+            list.push_back(std::move(item));
         }
         out["elements_of"] = {{"pid", target->pid}, {"window_id", target->window_id}, {"title", target->title}};
-        out["element_fields"] = {"index", "role", "name", "x", "y"};
+        out["element_fields"] = {"index", "role", "name", "x", "y", "states (when any)"};
         out["elements"] = std::move(list);
         if (more > 0)
             out["elements_more"] = more;
