@@ -144,6 +144,14 @@ TEST_F(DeskOwnSurfaceLinux, DeskClickOnOurSurfaceIsRefusedAndAtReportsIt)
     EXPECT_NE(out.find("Continue button (continue_button)"), std::string::npos) << out;
     EXPECT_NE(out.find("only the person may answer it"), std::string::npos) << out;
     EXPECT_EQ(pointer(), before) << "the click moved the pointer";
+    // The vision verbs are refused the same way, by a point (screen pixels at scale 1) or a drag's end.
+    const auto act = [](const json& args) { return "desk computer_act '" + args.dump() + "'"; };
+    EXPECT_EQ(cli(act({{"action", "click"}, {"x", covered.x}, {"y", covered.y}, {"scale", 1}}), out), 1) << out;
+    EXPECT_NE(out.find("only the person may answer it"), std::string::npos) << out;
+    EXPECT_EQ(cli(act({{"action", "drag"}, {"x", open.x}, {"y", open.y}, {"to_x", covered.x}, {"to_y", covered.y}, {"scale", 1}}), out), 1)
+        << out;
+    EXPECT_NE(out.find("only the person may answer it"), std::string::npos) << out;
+    EXPECT_EQ(pointer(), before) << "a vision act moved the pointer";
 
     // While another driver holds the takeover the answer is the same: the refusal comes first.
     {

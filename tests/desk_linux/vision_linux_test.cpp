@@ -350,6 +350,19 @@ TEST_F(Vision, APasswordFieldIsBlackInEveryPicture)
     auto s = state({{"pid", w.pid}});
     ASSERT_TRUE(s.ok) << s.error;
     EXPECT_GE(s.result["screenshot"].value("secure_fields_blacked_out", 0), 1) << s.result["screenshot"].dump();
+    // Clicking it is allowed (the person may want the focus there); typing into it is not.
+    const auto field = element(s, "password_text");
+    ASSERT_FALSE(field.is_null()) << s.result["elements"].dump();
+    ASSERT_TRUE(call("computer_act", {{"action", "click"}, {"element", field[0]}}).ok);
+    auto typed = call("computer_act", {{"action", "type"}, {"text", "hunter2"}});
+    EXPECT_FALSE(typed.ok);
+    EXPECT_NE(typed.error.find("password field"), std::string::npos) << typed.error;
+    auto pasted = call("computer_act", {{"action", "hotkey"}, {"keys", {"ctrl", "v"}}});
+    EXPECT_FALSE(pasted.ok);
+    EXPECT_NE(pasted.error.find("password field"), std::string::npos) << pasted.error;
+    // Refused before the first key (the field's text is never read back, by design).
+    EXPECT_NE(typed.error.find("not sent"), std::string::npos) << typed.error;
+    EXPECT_NE(typed.error.find("0 of 7"), std::string::npos) << typed.error;
     EXPECT_TRUE(black(decode_jpeg(s), f, s.result["screenshot"]["scale"])) << "computer_state shows the field";
     auto full = state({{"max_edge", 0}});
     ASSERT_TRUE(full.ok);

@@ -173,27 +173,36 @@ nd_core::Result<nlohmann::json> type_step(ActRun& run, const ActStep& step)
 {
     const auto& text = *step.text;
     TRY_VOID(check_text_to_type(text));
-    auto input = TRY(DeskInput::begin(run.desk, run.scope));
-    const auto target = TRY(key_target(run.desk, *input, nlohmann::json::object()));
-    TRY_VOID(refuse_secure_focus(run.desk, target));
-    auto field = focused_text(run.desk, target);
-    std::int64_t typed = 0;
-    auto sent = type_text(run.desk, *input, target, text, typed);
-    input.reset();
     const auto total = count_characters(text);
+    // Every failure says how much landed, "typed 0 of M" when it came before the first key.
+    auto failed = [&](nd_core::Error e, std::int64_t landed) {
+        e.typed_characters = landed;
+        e.message += "; typed " + std::to_string(landed) + " of " + std::to_string(total);
+        return e;
+    };
+    auto input = DeskInput::begin(run.desk, run.scope);
+    if (!input)
+        return failed(std::move(input).error(), 0);
+    auto target = key_target(run.desk, **input, nlohmann::json::object());
+    if (!target)
+        return failed(std::move(target).error(), 0);
+    if (auto secure = refuse_secure_focus(run.desk, *target); !secure)
+        return failed(std::move(secure).error(), 0);
+    auto field = focused_text(run.desk, *target);
+    std::int64_t typed = 0;
+    auto sent = type_text(run.desk, **input, *target, text, typed);
+    input->reset();
     TypedCount count{typed, total, true};
     if (field) {
         // The toolkit inserts what it was sent on its own loop: read it back once the screen is still.
-        run.settled = TRY(wait_still(run.desk, run.scope, SETTLE_HOLD_MS, SETTLE_TIMEOUT_MS, "computer_act"));
+        auto settled = wait_still(run.desk, run.scope, SETTLE_HOLD_MS, SETTLE_TIMEOUT_MS, "computer_act");
+        if (settled)
+            run.settled = *settled;
         count = landed(run.desk, *field, text, typed);
     }
-    if (!sent) {
-        auto e = std::move(sent).error();
-        e.typed_characters = count.landed;
-        e.message += "; typed " + std::to_string(count.landed) + " of " + std::to_string(total);
-        return e;
-    }
-    nlohmann::json out{{"typed", "typed " + std::to_string(count.landed) + " of " + std::to_string(total)}, {"window", target.title}};
+    if (!sent)
+        return failed(std::move(sent).error(), count.landed);
+    nlohmann::json out{{"typed", "typed " + std::to_string(count.landed) + " of " + std::to_string(total)}, {"window", target->title}};
     if (count.unverified)
         out["unverified"] = "the focused element's text cannot be read back, so this counts the characters sent";
     return out;
