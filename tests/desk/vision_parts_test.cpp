@@ -117,7 +117,25 @@ TEST(TitleAt, TellsTitleBarsFromWindowBodies)
     EXPECT_EQ(at(600, 10).window->window_id, 2);
     EXPECT_EQ(at(1000, 700).where, "desktop");
     EXPECT_EQ(at(-1, 5).where, "off_screen");
-    EXPECT_EQ(nd_desk::title_at(windows, {{0, 0, 1280, 24}}, {600, 10}, screen).where, "panel");
+    nd_core::WindowInfo panel;
+    panel.frame = {0, 0, 1280, 24};
+    EXPECT_EQ(nd_desk::title_at(windows, {panel}, {600, 10}, screen).where, "panel");
+    EXPECT_EQ(nd_desk::title_at(windows, {panel}, {600, 10}, screen).panel->frame.w, 1280);
+}
+
+TEST(TitleAt, APanelButtonNamedAfterAWindowShowsItsTitle)
+{
+    nd_core::WindowInfo editor;
+    editor.title = "notes.txt - Editor";
+    const std::vector<nd_core::WindowInfo> windows{editor};
+    std::vector<nd_core::Element> panel(4);
+    panel[1] = {.role = "push_button", .name = "notes.txt - Editor", .parent = 0};
+    panel[2] = {.role = "label", .name = "notes.txt - Editor", .parent = 1};
+    panel[3] = {.role = "label", .name = "12:45", .parent = 0};
+    EXPECT_EQ(nd_desk::titled_window(panel, 2, windows), &windows[0]); // the button's label
+    EXPECT_EQ(nd_desk::titled_window(panel, 1, windows), &windows[0]);
+    EXPECT_EQ(nd_desk::titled_window(panel, 3, windows), nullptr); // the clock
+    EXPECT_EQ(nd_desk::titled_window(panel, -1, windows), nullptr);
 }
 
 TEST(VisionSessions, DefaultsPerAgentAndEndedNamesRefusedForGood)

@@ -1,11 +1,13 @@
 // The vision verbs on the real Linux backend, on the virtual desktop with real apps
-// (gtk3-widget-factory, zenity, gtk3-demo, xmessage under openbox's title bars, a Chromium page).
+// (gtk3-widget-factory, zenity, gtk3-demo, xmessage under openbox's title bars, a GTK 3 task panel,
+// a Chromium page).
 // Every effect is read back from the app through a fresh read, never taken from the verb's word:
 // computer_state lists the windows and elements whose centres land on them (a click by index
 // toggles a real check button); screenshot pixels map by the scale at max_edge 512 and 0; an
 // action list types into a field and presses a button, with typed N of M and the closed window
 // named; launch_app names the window it opened; off-screen points and a hidden button are refused;
-// a password field is black in every picture; title_at tells a title bar from a window body; an
+// a password field is black in every picture; title_at tells a title bar or a panel's task button
+// from a window body or a panel's clock; an
 // ended session is refused; and the allowlist, the takeover lock and a safety stop hold.
 
 #include "desk_linux/desk_fixture.h"
@@ -397,6 +399,53 @@ TEST_F(Vision, TitleAtTellsATitleBarFromAWindowBody)
     ASSERT_TRUE(body.ok) << body.error;
     EXPECT_FALSE(body.result["title"].get<bool>());
     EXPECT_EQ(body.result["where"], "window");
+}
+
+TEST_F(Vision, TitleAtReadsAPanelsTaskButtons)
+{
+    auto w = start_plain({"xmessage", "-title", "Panel task", "-center", "A window the panel lists"});
+    m_apps.push_back(std::make_unique<nd_test::OwnedApp>(
+        std::vector<std::string>{std::string(NISH_SOURCE_DIR) + "/fixtures/apps/task_panel.py", "Panel task"}));
+    // The panel's button, once the panel shows and reads.
+    nd_core::Element button;
+    nd_core::Element clock;
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            std::vector<nd_core::WindowInfo> panels;
+            {
+                auto lock = m_desk->lock_backend();
+                auto listed = m_backend->windows()->list_panels();
+                if (!listed)
+                    return false;
+                panels = *listed;
+            }
+            for (const auto& panel : panels) {
+                auto snap = m_desk->read(panel);
+                if (!snap)
+                    continue;
+                const auto framed = framed_all(**snap);
+                for (const auto& e : framed) {
+                    if (e.role == "push_button" && e.name == "Panel task" && e.has_frame)
+                        button = e;
+                    if (e.role == "label" && e.name == "12:45" && e.has_frame)
+                        clock = e;
+                }
+            }
+            return button.has_frame && clock.has_frame;
+        },
+        20s))
+        << "the panel never read";
+    const auto centre = [](const nd_core::Frame& f) { return json{{"x", f.x + f.w / 2}, {"y", f.y + f.h / 2}}; };
+    auto on_button = call("title_at", centre(button.frame));
+    ASSERT_TRUE(on_button.ok) << on_button.error;
+    EXPECT_TRUE(on_button.result["title"].get<bool>()) << on_button.result.dump();
+    EXPECT_EQ(on_button.result["where"], "panel");
+    EXPECT_EQ(on_button.result["window"]["title"], "Panel task");
+    EXPECT_EQ(on_button.result["window"]["pid"], w.pid);
+    auto on_clock = call("title_at", centre(clock.frame));
+    ASSERT_TRUE(on_clock.ok) << on_clock.error;
+    EXPECT_FALSE(on_clock.result["title"].get<bool>()) << on_clock.result.dump();
+    EXPECT_EQ(on_clock.result["where"], "panel");
 }
 
 TEST_F(Vision, AnEndedSessionIsRefusedForGood)

@@ -14,6 +14,9 @@ class WindowSource {
 public:
     virtual ~WindowSource() = default;
     virtual Result<std::vector<WindowInfo>> list_windows() = 0;
+    // The desktop's panels (docks: a task bar, a menu bar of the desktop), topmost first, which
+    // list_windows leaves out; none where a backend has no such windows.
+    virtual Result<std::vector<WindowInfo>> list_panels() { return std::vector<WindowInfo>{}; }
 };
 
 } // namespace nd_core

@@ -111,6 +111,18 @@ nd_core::Result<X11WindowSource::RootState> X11WindowSource::read_root()
 
 nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows()
 {
+    return collect(nullptr);
+}
+
+nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_panels()
+{
+    std::vector<nd_core::WindowInfo> panels;
+    TRY_VOID(collect(&panels));
+    return panels;
+}
+
+nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::vector<nd_core::WindowInfo>* panels)
+{
     if (m_display.broken())
         return m_display.dead_error();
     // Cached after the first list; a server that does not answer them fails the list here.
@@ -195,6 +207,13 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_windows(
         if (std::any_of(types.begin(), types.end(), [&](std::uint32_t t) { return t == dock || t == desktop; })) {
             if (info.pid > 0)
                 shell_pids.push_back(info.pid);
+            if (panels && std::find(types.begin(), types.end(), dock) != types.end()) {
+                info.title = property_text(net_name.value.get(), utf8);
+                auto cls = property_wm_class(wm_class.value.get());
+                info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
+                info.frame = {origin->dst_x, origin->dst_y, geometry->width, geometry->height};
+                panels->push_back(std::move(info));
+            }
             continue;
         }
         info.title = property_text(net_name.value.get(), utf8);

@@ -27,6 +27,7 @@ public:
     // Errors: backend_unavailable (the display connection broke), timed_out (the server did not
     // answer a batch within X11_BATCH_TIMEOUT).
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_windows() override;
+    nd_core::Result<std::vector<nd_core::WindowInfo>> list_panels() override;
 
 private:
     struct RootState {
@@ -34,6 +35,8 @@ private:
         xcb_window_t active = XCB_WINDOW_NONE;
     };
     nd_core::Result<RootState> read_root();
+    // The listed windows; with `panels`, the dock windows go there (pid, title, frame, app).
+    nd_core::Result<std::vector<nd_core::WindowInfo>> collect(std::vector<nd_core::WindowInfo>* panels);
 
     X11Display& m_display;
 };
