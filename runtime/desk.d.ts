@@ -274,6 +274,8 @@ export interface DeskLookArgs {
     workspace_only?: boolean;
     /** {x, y, w, h} in screenshot pixels: that part at full resolution */
     region?: Record<string, unknown>;
+    /** A yes/no question about the picture: the verify model answers it (answer: its probability), within 5000 ms. */
+    question?: string;
 }
 
 /** The arguments of desk.title_at (desk_title_at). */
@@ -418,9 +420,9 @@ export interface Desk {
     computer_scale(args?: DeskComputerScaleArgs): Promise<DeskResult>;
     /** A JPEG of the whole screen scaled to max_edge, or of region (screenshot pixels of the session's latest screenshot) at full resolution with the mapping of its pixels to computer_act x,y. Password fields are blacked out. */
     look(args?: DeskLookArgs): Promise<DeskResult>;
-    /** title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose. */
+    /** title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel's button; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose. */
     title_at(args: DeskTitleAtArgs): Promise<DeskResult>;
-    /** title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose. */
+    /** title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel's button; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose. */
     title_at(x: number, y: number): Promise<DeskResult>;
     /** model_decide, model_ask and model_ground as desk.model.decide, .ask and .ground. */
     model: DeskModels;

@@ -77,6 +77,37 @@ export function resultOf(response) {
     return result;
 }
 
+/** How long desk.look's question may take: a look is a glance, not a deliberation. */
+export const LOOK_QUESTION_TIMEOUT_MS = 5000;
+
+/**
+ * desk.look, which also takes a yes/no question about what it sees: the picture then goes to the
+ * verify model (model_decide with the image, timeout_ms 5000) and the answer's probability comes
+ * back beside it as `answer`, with served and usage. Without question it is the verb itself.
+ * @param {Function} look the verb's function
+ * @param {Function} decide desk.model.decide
+ */
+export function lookWithQuestion(look, decide) {
+    const fn = async (/** @type {any} */ args = {}) => {
+        if (args === null || typeof args !== 'object' || args.question === undefined)
+            return look(args);
+        const { question, ...rest } = args;
+        if (typeof question !== 'string' || question.trim() === '')
+            throw new TypeError('desk.look: question must be a yes/no question as text, e.g. "Is a dialog open?"');
+        const seen = await look(rest);
+        const url = `data:${seen.image_mime ?? 'image/png'};base64,${seen.image_b64}`;
+        const decided = await decide({
+            state: [{ type: 'text', text: 'The screen as it is now.' }, { type: 'image_url', image_url: { url } }],
+            questions: { answer: { type: 'noul', instructions: question } },
+            image: true,
+            timeout_ms: LOOK_QUESTION_TIMEOUT_MS,
+        });
+        return { ...seen, answer: decided.answers?.answer?.probability, served: decided.served, usage: decided.usage };
+    };
+    Object.defineProperty(fn, 'name', { value: 'look' });
+    return fn;
+}
+
 /**
  * Builds the desk object over a wire client.
  * @param {{call: (tool: string, args?: object) => Promise<import('./wire.mjs').WireResponse>}} wire
@@ -102,6 +133,8 @@ export function makeDesk(wire, verbs = VERBS, models = MODELS) {
     const model = {};
     addAll(model, models);
     desk.model = Object.freeze(model);
+    if (typeof desk.look === 'function' && typeof model.decide === 'function')
+        desk.look = lookWithQuestion(/** @type {Function} */ (desk.look), /** @type {Function} */ (model.decide));
     /**
      * Any wire tool by its raw name ("desk_windows"): the parsed JSON, or the raw text when the
      * answer is not JSON.

@@ -767,7 +767,7 @@ export const VERBS = [
     {
         "verb": "title_at",
         "tool": "desk_title_at",
-        "description": "title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose.",
+        "description": "title: whether the screen point (screen pixels) shows a window title, in a window manager's title bar or a desktop panel's button; where says what is there (title_bar, frame, window, panel, desktop, off_screen) and window whose.",
         "args": [
             {
                 "name": "x",

@@ -122,6 +122,10 @@ void write_verb_types(std::string& ts, const RuntimeName& v)
     ts += "/** The arguments of " + v.path + " (" + v.decl.name + "). */\nexport interface " + args_type + " {\n";
     for (const auto& a : v.decl.args)
         ts += "    /** " + arg_doc(a) + " */\n    " + a.name + (a.required ? "" : "?") + ": " + ts_type(a) + ";\n";
+    // runtime/desk.mjs's own addition to the verb (lookWithQuestion): not the daemon's argument.
+    if (v.decl.name == "desk_look")
+        ts += "    /** A yes/no question about the picture: the verify model answers it (answer: its probability), "
+              "within 5000 ms. */\n    question?: string;\n";
     ts += "}\n\n";
 }
 

@@ -99,3 +99,30 @@ test('desk.call sends the raw tool name and answers JSON, or the text when it is
         await assert.rejects(desk.call(), TypeError);
     });
 });
+
+test('desk.look with a question sends the picture to model_decide with the image, within 5000 ms', async () => {
+    const answer = (req) => {
+        if (req.tool === 'desk_look')
+            return { text: JSON.stringify({ session: 's', screenshot: { width: 2, height: 1 } }), is_error: false,
+                image_b64: '/9j/AA==', image_mime: 'image/jpeg' };
+        return ok({ answers: { answer: { probability: 0.93 } }, served: { model: 'm', build: null, id: null },
+            usage: { model: 'm', input_tokens: 5, output_tokens: 1, cached_tokens: 0 } });
+    };
+    await withDesk(answer, async (desk, daemon) => {
+        const plain = await desk.look({ max_edge: 512 });
+        assert.equal(plain.image_mime, 'image/jpeg');
+        assert.equal(plain.answer, undefined);
+        const asked = await desk.look({ question: 'Is a dialog open?', max_edge: 512 });
+        assert.equal(asked.answer, 0.93);
+        assert.equal(asked.image_b64, '/9j/AA==');
+        const [, look, decide] = daemon.requests;
+        assert.deepEqual(look.args, { max_edge: 512 }, 'the question is not the verb\'s argument');
+        assert.equal(decide.tool, 'model_decide');
+        assert.equal(decide.args.timeout_ms, 5000);
+        assert.equal(decide.args.image, true);
+        assert.equal(decide.args.state[1].image_url.url, 'data:image/jpeg;base64,/9j/AA==');
+        assert.equal(decide.args.questions.answer.instructions, 'Is a dialog open?');
+        await assert.rejects(desk.look({ question: '' }), /question must be/);
+        assert.equal(desk.look.name, 'look');
+    });
+});
