@@ -7,26 +7,31 @@
 //                                     captured, password fields blacked out, scaled, encoded as JPEG
 //                                     (target: p50 <= 60 ms, and >= 10x faster than the baseline);
 //   the baseline                      `import -window root F.png`, `convert F.png -resize 1024x640! F.png`,
-//                                     `xdotool getmouselocation`, a process each (and, for scale, one
-//                                     `import -window root -resize 1024x640! png:-` and xdotool);
+//                                     `xdotool getmouselocation`, a process each, each step timed (and,
+//                                     for scale, one `import -window root -resize 1024x640! png:-` and
+//                                     xdotool);
 //   look {max_edge: 1024}             the screenshot alone, without the tree;
-//   computer_act wait 0               a settle on a still screen and a new screenshot: minus look, what
-//                                     the settle adds to a still screen (target: at most 50 ms);
-//   computer_act click                on an element [index] (a check box, which toggles) and at x, y
-//                                     where a click changes nothing (the root below the window), each
-//                                     with its settle and new screenshot; then the same element click
-//                                     followed by a computer_state;
+//   computer_act wait 0               a settle and a new screenshot: minus look, what the settle adds
+//                                     (target on a still screen: at most 50 ms);
+//   computer_act click                on an element [index] (a check box; one click is read back to
+//                                     see it toggle) and at x, y where a click changes nothing (the
+//                                     root below the window), each with its settle and new screenshot;
+//                                     then the element click followed by a computer_state;
 //   the picture                       one computer_state's image tokens and bytes; JPEG against PNG of
-//                                     the same frame, at full size from the wire (computer_state
+//                                     the same frame of page 1, at full size from the wire (computer_state
 //                                     {max_edge: 0} and desk_shot) and at 1024 in this process (one
 //                                     capture scaled by resize_area, encoded both ways), with the
-//                                     capture, scaling and encoders timed.
+//                                     capture, the scaling and both encoders timed.
 //
-// Rounds alternate the still-screen figures and the baseline so drift hits all; p50 and p90 of each,
-// then a table of figure, p50, p90, target and ratio.
+// First on the app's page 1 as it opens, where two spinners and a pulsing progress bar move (so a
+// settle first learns them as volatile), then on its page 2, a still screen (its radio button clicked
+// by index): computer_state, look, the settle and the click at x, y again, and desk_still's own time
+// with the same 40 ms hold. Rounds alternate the figures and the baseline so drift hits all; p50 and
+// p90 of each, then a table of figure, p50, p90, target and verdict or ratio.
 //
 //   desk_vision_bench [--shuttle PATH] [--app-pid PID] [--calls N] [--baseline N]
 // --app-pid: wait until computer_state lists the elements of that process's window (up to 30 s).
+// Exits 1 when a call failed; a missed target is printed, not an exit status.
 
 #include "backend/backend_select.h"
 #include "bench/bench_daemon.h"
@@ -242,8 +247,11 @@ int main(int argc, char** argv)
         else if (a == "--baseline")
             baseline_calls = std::max(2, std::atoi(argv[i + 1]));
     }
+    const int rounds = 4; // of each figure, alternating
     if (baseline_calls < 0)
-        baseline_calls = std::max(4, calls * 3 / 4); // a baseline call takes a third of a second
+        baseline_calls = calls * 3 / 4; // a baseline call takes a third of a second
+    calls = std::max(rounds, calls / rounds * rounds);
+    baseline_calls = std::max(rounds, baseline_calls / rounds * rounds);
 
     nd_bench::BenchDaemon daemon(shuttle, "linux", "");
     auto client = daemon.started() ? nd_bench::connect_retrying(daemon.socket()) : std::nullopt;
@@ -273,11 +281,12 @@ int main(int argc, char** argv)
     const int shot_w = shot.value("width", 0), shot_h = shot.value("height", 0);
     const auto screen = state.result["screen"];
 
-    // The click targets: the first check box, and a point under every window (the bare root).
+    // The click targets: the first check box that is not disabled, and a point under every window (the
+    // bare root).
     std::optional<std::int64_t> check_box;
     std::string check_box_name;
     for (const auto& e : state.result["elements"])
-        if (e.size() >= 5 && e[1] == "check_box") {
+        if (e.size() >= 5 && e[1] == "check_box" && (e.size() < 6 || e[5].get<std::string>().find("disabled") == std::string::npos)) {
             check_box = e[0].get<std::int64_t>();
             check_box_name = e[2].get<std::string>();
             break;
@@ -291,13 +300,17 @@ int main(int argc, char** argv)
         bare_point = std::pair<int, int>{shot_w / 2, (lowest + shot_h) / 2};
 
     const std::string tmp_png = daemon.dir() + "/baseline.png";
+    Series s_import, s_convert, s_xdotool; // the baseline's three steps
     auto baseline_three = [&] {
-        const auto t0 = Clock::now();
-        if (run_program({"import", "-window", "root", tmp_png}) < 0
-            || run_program({"convert", tmp_png, "-resize", std::to_string(shot_w) + "x" + std::to_string(shot_h) + "!", tmp_png}) < 0
-            || run_program({"xdotool", "getmouselocation", "--shell"}) < 0)
+        const double grab = run_program({"import", "-window", "root", tmp_png});
+        const double resize = grab < 0 ? -1 : run_program({"convert", tmp_png, "-resize", std::to_string(shot_w) + "x" + std::to_string(shot_h) + "!", tmp_png});
+        const double pointer = resize < 0 ? -1 : run_program({"xdotool", "getmouselocation", "--shell"});
+        if (pointer < 0)
             return -1.0;
-        return ms_since(t0);
+        s_import.add(grab);
+        s_convert.add(resize);
+        s_xdotool.add(pointer);
+        return grab + resize + pointer;
     };
     auto baseline_one = [&] {
         const auto t0 = Clock::now();
@@ -327,6 +340,7 @@ int main(int argc, char** argv)
     }
     baseline_three();
     baseline_one();
+    s_import = s_convert = s_xdotool = Series{};
 
     // Page 1 as the app opens it (two spinners and a pulsing progress bar move on it): the state, the
     // screenshot alone and a settle, in rounds with the baseline.
@@ -334,7 +348,6 @@ int main(int argc, char** argv)
     std::size_t text_bytes = 0, jpeg_bytes = 0, b64_bytes = 0;
     std::int64_t tokens = 0;
     std::string mime;
-    const int rounds = 4;
     for (int round = 0; round < rounds; ++round) {
         for (int i = 0; i < calls / rounds; ++i) {
             auto a = call(*client, "desk_computer_state", state_1024);
@@ -365,9 +378,24 @@ int main(int argc, char** argv)
     // Clicks on page 1, each with its settle and new screenshot: the check box by its index (it
     // toggles), then the bare point; then the check box followed by a computer_state.
     Series s_click_element, s_click_point, s_click_then_state, s_state_after_click;
-    if (check_box)
+    // Whether the check box's "checked" state flips with one click, read back by computer_state.
+    auto checked = [&]() -> std::optional<bool> {
+        auto a = call(*client, "desk_computer_state", state_1024);
+        for (const auto& e : a.ok ? a.result["elements"] : json::array())
+            if (e.size() >= 5 && e[0] == *check_box)
+                return e.size() >= 6 && e[5].get<std::string>().find("checked") != std::string::npos;
+        return std::nullopt;
+    };
+    std::string toggled = "not read back";
+    if (check_box) {
+        const auto before = checked();
+        act(scratch, click_element(*check_box));
+        const auto after = checked();
+        if (before && after)
+            toggled = *before != *after ? "toggles" : "did NOT toggle";
         for (int i = 0; i < calls; ++i)
             act(s_click_element, click_element(*check_box));
+    }
     if (bare_point)
         for (int i = 0; i < calls; ++i)
             act(s_click_point, click_point(*bare_point));
@@ -384,6 +412,11 @@ int main(int argc, char** argv)
             }
         }
     const long not_still_page1 = not_still;
+
+    // JPEG against PNG of page 1 at full size, from the wire; then one frame of it in this process.
+    const auto full_jpeg = call(*client, "desk_computer_state", {{"max_edge", 0}});
+    const auto full_png = call(*client, "desk_shot", json::object());
+    const auto local = in_process(std::max(10, calls / 2));
 
     // A still screen: page 2 (nothing on it moves), chosen by its radio button's index.
     Series s_still_state, s_still_look, s_still_wait, s_still_click, s_still_settle;
@@ -419,13 +452,8 @@ int main(int argc, char** argv)
         }
     }
 
-    // JPEG against PNG of the same screen at full size, from the wire.
-    const auto full_jpeg = call(*client, "desk_computer_state", {{"max_edge", 0}});
-    const auto full_png = call(*client, "desk_shot", json::object());
     client.reset();
     daemon.stop();
-
-    const auto local = in_process(std::max(10, calls / 2));
 
     std::printf("vision verbs on a %dx%d screen, %d calls each (baseline %d), the front window %s\n",
         screen.size() == 2 ? screen[0].get<int>() : 0, screen.size() == 2 ? screen[1].get<int>() : 0, calls, baseline_calls,
@@ -436,6 +464,9 @@ int main(int argc, char** argv)
     series_row("computer_state {max_edge:1024}, " + std::to_string(state.result["elements"].size()) + " elements", s_state,
         "<= 60 ms p50", s_state.p50() <= 60 ? "met" : "NOT met");
     series_row("baseline: import -window root; convert -resize; xdotool", s_three, "", "");
+    series_row("  import -window root F.png", s_import);
+    series_row("  convert F.png -resize " + std::to_string(shot_w) + "x" + std::to_string(shot_h) + "! F.png", s_convert);
+    series_row("  xdotool getmouselocation", s_xdotool);
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.1fx", ratio);
     row("  baseline p50 / computer_state p50", buf, "", ">= 10x", ratio >= 10 ? "met" : "NOT met");
@@ -446,7 +477,7 @@ int main(int argc, char** argv)
     series_row("computer_act wait 0 (settle + screenshot)", s_wait);
     row("  what the settle adds here: wait 0 p50 - look p50", ms(s_wait.p50() - s_look.p50()), "", "report");
     if (check_box)
-        series_row("computer_act click element [" + std::to_string(*check_box) + "] (" + check_box_name + ", toggles)",
+        series_row("computer_act click element [" + std::to_string(*check_box) + "] (" + check_box_name + ", " + toggled + ")",
             s_click_element, "report");
     if (bare_point)
         series_row("computer_act click x,y " + std::to_string(bare_point->first) + "," + std::to_string(bare_point->second) +
@@ -475,12 +506,12 @@ int main(int argc, char** argv)
     } else {
         std::printf("(no still page: gtk3-widget-factory's Page 2 button was not found or not clicked)\n");
     }
-    std::printf("the picture:\n");
+    std::printf("the picture (page 1):\n");
     std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(tokens));
     row("image tokens of one computer_state at 1024 (" + std::to_string(shot_w) + "x" + std::to_string(shot_h) + ", w*h/750)", buf,
         "", "report");
     std::snprintf(buf, sizeof buf, "%zu", text_bytes / 4);
-    row("  its text (the JSON, page 1), bytes / 4", buf, "", "");
+    row("  its text (the JSON), bytes / 4", buf, "", "");
     row("  its " + mime + " bytes / base64 on the wire", kb(jpeg_bytes), kb(b64_bytes), "report", "");
     if (local.ok) {
         std::snprintf(buf, sizeof buf, "PNG / JPEG %.2f", static_cast<double>(local.png_bytes) / static_cast<double>(local.jpeg_bytes));
@@ -504,12 +535,12 @@ int main(int argc, char** argv)
         row("  the baseline's PNG at " + std::to_string(shot_w) + "x" + std::to_string(shot_h) + " (convert)", kb(baseline_png), "", "",
             "");
     if (local.ok) {
-        std::printf("where the time goes (in this process, the screen as the bench left it):\n");
+        std::printf("where the time goes (in this process, page 1):\n");
         series_row("  capture of the whole screen", local.capture);
         series_row("  resize_area to " + std::to_string(local.scaled_w) + "x" + std::to_string(local.scaled_h), local.resize);
         series_row("  encode_jpeg at " + std::to_string(local.scaled_w), local.jpeg);
         series_row("  encode_png at " + std::to_string(local.scaled_w), local.png);
-        row("  computer_state p50 - look p50 (page 1: windows, tree read, elements)", ms(s_state.p50() - s_look.p50()), "", "");
+        row("  computer_state p50 - look p50 (windows, tree read, elements)", ms(s_state.p50() - s_look.p50()), "", "");
     }
     const long errors = s_state.errors + s_look.errors + s_wait.errors + s_three.errors + s_one.errors + s_click_element.errors +
                         s_click_point.errors + s_click_then_state.errors + s_still_state.errors + s_still_look.errors +

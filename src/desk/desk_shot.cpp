@@ -63,30 +63,17 @@ Image crop(const Image& image, const Frame& rect)
     return out;
 }
 
-nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect, const std::vector<nd_core::SnapshotPtr>& read)
+nd_core::Result<SecureRegions> secure_regions(Desk& desk, const Frame& rect, const std::vector<nd_core::SnapshotPtr>& read)
 {
-    auto* screen = desk.backend().screen();
-    if (!screen)
-        return make_error(ErrorCode::unsupported, "this desk has no screen to capture");
-    auto windows = TRY(desk.all_windows());
-    if (windows.size() > 30000)
-        windows.resize(30000); // owner indices are 16-bit
-    ScreenShot shot;
-    {
-        auto lock = desk.lock_backend();
-        shot.image = TRY(screen->capture(rect.x, rect.y, rect.w, rect.h));
-    }
-    if (shot.image.width != rect.w || shot.image.height != rect.h || !nd_core::image_is_valid(shot.image))
-        return make_error(ErrorCode::internal_error, "the screen capture has another size than the rectangle asked for");
-    const auto owner = owner_map(windows, rect);
-    for (std::size_t i = 0; i < windows.size(); ++i) {
-        const auto& w = windows[i];
+    SecureRegions out;
+    out.windows = TRY(desk.all_windows());
+    if (out.windows.size() > 30000)
+        out.windows.resize(30000); // owner indices are 16-bit
+    for (std::size_t i = 0; i < out.windows.size(); ++i) {
+        const auto& w = out.windows[i];
         if (w.hidden || intersect(w.frame, rect).w == 0 || intersect(w.frame, rect).h == 0)
             continue;
-        auto whole = [&](std::string reason) {
-            black_out_owned(shot.image, owner, static_cast<std::int16_t>(i));
-            shot.whole_windows.push_back({w.title, std::move(reason)});
-        };
+        auto whole = [&](std::string reason) { out.whole.push_back({static_cast<std::int16_t>(i), {w.title, std::move(reason)}}); };
         if (!desk.allows(w)) {
             whole("its app is not in the app allowlist");
             continue;
@@ -98,7 +85,9 @@ nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect, const std
                 whole(secure.error().message);
                 continue;
             }
-            shot.secure_fields += nd_core::black_out_secure_fields(shot.image, **known, rect.x, rect.y);
+            for (const auto& e : (*known)->elements)
+                if (e.secure() && e.has_frame)
+                    out.fields.push_back(e.frame);
             continue;
         }
         auto* finder = desk.backend().finder();
@@ -127,12 +116,49 @@ nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect, const std
                 unknown_bounds = unknown_bounds || e.is(nd_core::STATE_SHOWING);
                 continue;
             }
-            nd_core::black_out(shot.image, nd_core::PixelRect{e.frame.x - rect.x, e.frame.y - rect.y, e.frame.w, e.frame.h});
-            ++shot.secure_fields;
+            out.fields.push_back(e.frame);
         }
         if (unknown_bounds)
             whole("a password field it shows has no known bounds");
     }
+    return out;
+}
+
+void black_out_regions(Image& image, const Frame& rect, const SecureRegions& regions)
+{
+    if (!regions.whole.empty()) {
+        const auto owner = owner_map(regions.windows, rect);
+        for (const auto& [index, why] : regions.whole)
+            black_out_owned(image, owner, index);
+    }
+    for (const auto& f : regions.fields)
+        nd_core::black_out(image, nd_core::PixelRect{f.x - rect.x, f.y - rect.y, f.w, f.h});
+}
+
+nd_core::Result<Image> capture_screen(Desk& desk, const Frame& rect)
+{
+    auto* screen = desk.backend().screen();
+    if (!screen)
+        return make_error(ErrorCode::unsupported, "this desk has no screen to capture");
+    Image image;
+    {
+        auto lock = desk.lock_backend();
+        image = TRY(screen->capture(rect.x, rect.y, rect.w, rect.h));
+    }
+    if (image.width != rect.w || image.height != rect.h || !nd_core::image_is_valid(image))
+        return make_error(ErrorCode::internal_error, "the screen capture has another size than the rectangle asked for");
+    return image;
+}
+
+nd_core::Result<ScreenShot> screen_shot(Desk& desk, const Frame& rect, const std::vector<nd_core::SnapshotPtr>& read)
+{
+    ScreenShot shot;
+    shot.image = TRY(capture_screen(desk, rect));
+    const auto regions = TRY(secure_regions(desk, rect, read));
+    black_out_regions(shot.image, rect, regions);
+    shot.secure_fields = static_cast<std::int32_t>(regions.fields.size());
+    for (const auto& [index, why] : regions.whole)
+        shot.whole_windows.push_back(why);
     return shot;
 }
 

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nd_desk {
@@ -34,8 +35,26 @@ struct ScreenShot {
 // How long the search of one window for password fields may take before the window is blacked out.
 inline constexpr std::chrono::milliseconds SHOT_SEARCH_DEADLINE{1000};
 
-// The screen in `rect` (desk coordinates, inside the screen). A window of `read` (whole reads made
-// for the same call) is blacked out by its read's secure fields instead of a search of its own.
+// What must be black on a picture of the screen in `rect` (desk coordinates): the bounds of every
+// password field of the windows it shows, and the windows to black out whole (an app outside the
+// allowlist, one whose fields cannot be known in time). A window of `read` (whole reads made for the
+// same call) is judged by that read's secure fields; every other shown window is searched.
+struct SecureRegions {
+    std::vector<nd_core::WindowInfo> windows;                       // topmost first, as listed
+    std::vector<nd_core::Frame> fields;                             // screen rectangles
+    std::vector<std::pair<std::int16_t, BlackedWindow>> whole;     // index into windows, and why
+};
+nd_core::Result<SecureRegions> secure_regions(Desk&, const nd_core::Frame& rect, const std::vector<nd_core::SnapshotPtr>& read = {});
+
+// Paints the regions black on `image`, a picture of the screen rectangle `rect` at full size.
+void black_out_regions(nd_core::Image&, const nd_core::Frame& rect, const SecureRegions&);
+
+// The screen in `rect` as captured, nothing blacked out yet: only for a caller that blacks it out
+// (black_out_regions) before anything leaves the process.
+nd_core::Result<nd_core::Image> capture_screen(Desk&, const nd_core::Frame& rect);
+
+// The screen in `rect` (desk coordinates, inside the screen), blacked out: capture_screen,
+// secure_regions and black_out_regions.
 nd_core::Result<ScreenShot> screen_shot(Desk&, const nd_core::Frame& rect, const std::vector<nd_core::SnapshotPtr>& read = {});
 
 // The window's own capture, with the secure fields of a fresh read blacked out.

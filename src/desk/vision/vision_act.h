@@ -15,7 +15,7 @@ namespace nd_desk {
 class Desk;
 
 // How long a still screen must hold after an action, and how long a settle may take at most.
-inline constexpr std::int64_t SETTLE_HOLD_MS = 40;
+inline constexpr std::int64_t SETTLE_HOLD_MS = 30;
 inline constexpr std::int64_t SETTLE_TIMEOUT_MS = 2000;
 // How long launch_app waits for the app's first window.
 inline constexpr std::int64_t LAUNCH_WINDOW_TIMEOUT_MS = 10000;

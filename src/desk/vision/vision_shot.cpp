@@ -3,9 +3,11 @@
 #include "core/encode/base64.h"
 #include "core/encode/jpeg.h"
 #include "core/encode/resample.h"
+#include "core/encode/png.h"
 #include "desk/desk.h"
 
 #include <cmath>
+#include <future>
 
 namespace nd_desk {
 
@@ -28,37 +30,73 @@ nd_core::Result<nd_core::ScreenSize> vision_screen_size(Desk& desk)
 
 namespace {
 
-nd_core::Result<VisionPicture> encode(ScreenShot shot, std::int32_t width, std::int32_t height, nd_core::ScreenSize screen)
+nd_core::Result<VisionPicture> encode(const nd_core::Image& image, std::int32_t secure_fields,
+    std::vector<BlackedWindow> whole_windows, nd_core::ScreenSize screen)
 {
     VisionPicture out;
-    auto image = nd_core::resize_area(shot.image, width, height);
     out.bytes = nd_core::encode_jpeg(image);
     if (out.bytes.empty())
         return make_error(ErrorCode::internal_error, "the screenshot could not be encoded as JPEG");
     out.width = image.width;
     out.height = image.height;
     out.shot = VisionShot{image.width, image.height, screen.width, screen.height};
-    out.secure_fields = shot.secure_fields;
-    out.whole_windows = std::move(shot.whole_windows);
+    out.secure_fields = secure_fields;
+    out.whole_windows = std::move(whole_windows);
     return out;
+}
+
+// The pixels of a picture scaled from `screen` to `image`'s size that the screen rectangle `f`
+// touches: every target pixel whose source span overlaps it.
+nd_core::PixelRect scaled_cover(const nd_core::Frame& f, nd_core::ScreenSize screen, const nd_core::Image& image)
+{
+    const double sx = static_cast<double>(image.width) / screen.width, sy = static_cast<double>(image.height) / screen.height;
+    const auto x0 = static_cast<std::int32_t>(std::floor(f.x * sx)), y0 = static_cast<std::int32_t>(std::floor(f.y * sy));
+    const auto x1 = static_cast<std::int32_t>(std::ceil((f.x + f.w) * sx)), y1 = static_cast<std::int32_t>(std::ceil((f.y + f.h) * sy));
+    return {x0, y0, x1 - x0, y1 - y0};
 }
 
 } // namespace
 
-nd_core::Result<VisionPicture> screen_picture(Desk& desk, std::int32_t max_edge, const std::vector<nd_core::SnapshotPtr>& read)
+nd_core::Result<VisionPicture> screen_picture(Desk& desk, std::int32_t max_edge, const ReadDuring& read_during)
 {
     const auto size = TRY(vision_screen_size(desk));
-    auto shot = TRY(screen_shot(desk, nd_core::Frame{0, 0, size.width, size.height}, read));
+    const nd_core::Frame whole{0, 0, size.width, size.height};
+    auto full = TRY(capture_screen(desk, whole));
     std::int32_t width = 0, height = 0;
     nd_core::fit_long_edge(size.width, size.height, max_edge, width, height);
-    return encode(std::move(shot), width, height, size);
+    const bool scaled = width != size.width || height != size.height;
+    // Declared after `full`, so that an early return waits for the thread before `full` goes.
+    std::future<nd_core::Image> scaling;
+    if (scaled)
+        scaling = std::async(std::launch::async, [&full, width, height] { return nd_core::resize_area(full, width, height); });
+    std::vector<nd_core::SnapshotPtr> read;
+    if (read_during)
+        read = TRY(read_during());
+    const auto regions = TRY(secure_regions(desk, whole, read));
+    const auto fields = static_cast<std::int32_t>(regions.fields.size());
+    std::vector<BlackedWindow> blacked;
+    for (const auto& [index, why] : regions.whole)
+        blacked.push_back(why);
+    if (!scaled) {
+        black_out_regions(full, whole, regions);
+        return encode(full, fields, std::move(blacked), size);
+    }
+    auto image = scaling.get();
+    if (!regions.whole.empty()) {
+        black_out_regions(full, whole, regions);
+        image = nd_core::resize_area(full, width, height);
+    } else {
+        for (const auto& f : regions.fields)
+            nd_core::black_out(image, scaled_cover(f, size, image));
+    }
+    return encode(image, fields, std::move(blacked), size);
 }
 
 nd_core::Result<VisionPicture> region_picture(Desk& desk, const nd_core::Frame& rect)
 {
     const auto size = TRY(vision_screen_size(desk));
     auto shot = TRY(screen_shot(desk, rect));
-    auto out = TRY(encode(std::move(shot), rect.w, rect.h, size));
+    auto out = TRY(encode(shot.image, shot.secure_fields, std::move(shot.whole_windows), size));
     // A region is at full resolution: one of its pixels is one screen pixel.
     out.shot = VisionShot{rect.w, rect.h, rect.w, rect.h};
     return out;

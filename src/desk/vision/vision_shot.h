@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 namespace nd_desk {
 
 class Desk;
@@ -33,9 +35,13 @@ struct VisionPicture {
 // rule of Anthropic's vision documentation; other providers' rules land close to it at 1024).
 std::int64_t image_tokens(std::int32_t width, std::int32_t height);
 
-// The whole screen scaled to max_edge (0: full size). Windows of `read` are blacked out by those
-// reads (desk_shot.h's screen_shot).
-nd_core::Result<VisionPicture> screen_picture(Desk&, std::int32_t max_edge, const std::vector<nd_core::SnapshotPtr>& read = {});
+// The whole screen scaled to max_edge (0: full size), blacked out as desk_shot.h's screen_shot
+// does. The capture is scaled on a thread of its own while `read_during` runs (computer_state's
+// tree read), and the windows of the reads it returns are blacked out by those reads' fields.
+// Password fields are blacked out on the scaled picture over every pixel their bounds touch; a
+// window blacked out whole is painted on the full capture, which is then scaled again.
+using ReadDuring = std::function<nd_core::Result<std::vector<nd_core::SnapshotPtr>>()>;
+nd_core::Result<VisionPicture> screen_picture(Desk&, std::int32_t max_edge, const ReadDuring& read_during = {});
 
 // The screen rectangle `rect` (screen pixels, inside the screen) at full resolution.
 nd_core::Result<VisionPicture> region_picture(Desk&, const nd_core::Frame& rect);

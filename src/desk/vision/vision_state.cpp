@@ -156,14 +156,23 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
     const auto target = TRY(pick_target(windows, req));
 
     VisionSession session{session_name, {}, std::nullopt};
-    std::vector<nd_core::SnapshotPtr> read;
+    // The window is read while the capture is scaled (vision_shot.h).
+    nd_core::SnapshotPtr snap;
     std::vector<nd_core::Element> framed;
-    if (target) {
-        auto snap = TRY(desk.read(*target));
-        read.push_back(snap);
-        framed = TRY(framed_elements(desk, *snap));
-    }
-    const auto picture = TRY(screen_picture(desk, req.max_edge, read));
+    const auto picture = TRY(screen_picture(desk, req.max_edge, [&]() -> nd_core::Result<std::vector<nd_core::SnapshotPtr>> {
+        if (!target)
+            return std::vector<nd_core::SnapshotPtr>{};
+        snap = TRY(desk.read(*target));
+        // Frames only for the rows that may be listed: a read defers them, and most rows are not.
+        std::vector<std::int32_t> rows;
+        for (std::int32_t row = 1; row < snap->size(); ++row) {
+            const auto& e = snap->elements[static_cast<std::size_t>(row)];
+            if (e.is(nd_core::STATE_SHOWING) && indexable(e))
+                rows.push_back(row);
+        }
+        framed = TRY(framed_elements(desk, *snap, rows));
+        return std::vector<nd_core::SnapshotPtr>{snap};
+    }));
     const double scale = picture.shot.scale();
     session.shot = picture.shot;
 
@@ -173,7 +182,6 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
         out["modal"] = lines;
     std::size_t more = 0;
     if (target) {
-        const auto& snap = *read.front();
         const auto query = req.query ? std::optional<std::string>(lower(*req.query)) : std::nullopt;
         auto list = nlohmann::json::array();
         for (std::size_t row = 1; row < framed.size(); ++row) {
@@ -190,7 +198,7 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
                 continue;
             }
             const auto index = static_cast<std::int64_t>(session.elements.size());
-            session.elements.push_back({snap.window, e.key, e.role, e.name, e.frame});
+            session.elements.push_back({snap->window, e.key, e.role, e.name, e.frame});
             nlohmann::json item{index, e.role, nd_core::utf8_cut(e.name, 80), to_shot(c.x, scale), to_shot(c.y, scale)};
             if (auto states = short_states(e); !states.empty())
                 item.push_back(std::move(states));
