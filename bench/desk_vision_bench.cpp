@@ -26,8 +26,8 @@
 // First on the app's page 1 as it opens, where two spinners and a pulsing progress bar move (so a
 // settle first learns them as volatile), then on its page 2, a still screen (its radio button clicked
 // by index): computer_state, look, the settle and the click at x, y again, and desk_still's own time
-// with the same 40 ms hold. Rounds alternate the figures and the baseline so drift hits all; p50 and
-// p90 of each, then a table of figure, p50, p90, target and verdict or ratio.
+// with computer_act's hold (SETTLE_HOLD_MS). Rounds alternate the figures and the baseline so drift
+// hits all; p50 and p90 of each, then a table of figure, p50, p90, target and verdict or ratio.
 //
 //   desk_vision_bench [--shuttle PATH] [--app-pid PID] [--calls N] [--baseline N]
 // --app-pid: wait until computer_state lists the elements of that process's window (up to 30 s).
@@ -39,6 +39,7 @@
 #include "core/encode/jpeg.h"
 #include "core/encode/png.h"
 #include "core/encode/resample.h"
+#include "desk/vision/vision_act.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -134,8 +135,18 @@ struct Series {
     }
 };
 
-bool is_jpeg(const std::string& b) { return b.size() > 3 && static_cast<unsigned char>(b[0]) == 0xFF && static_cast<unsigned char>(b[1]) == 0xD8; }
+bool is_jpeg(const std::string& b)
+{
+    return b.size() > 3 && static_cast<unsigned char>(b[0]) == 0xFF && static_cast<unsigned char>(b[1]) == 0xD8;
+}
 bool is_png(const std::string& b) { return b.size() > 8 && b.compare(1, 3, "PNG") == 0; }
+
+std::string png_per_jpeg(std::size_t png, std::size_t jpeg)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "PNG / JPEG %.2f", static_cast<double>(png) / static_cast<double>(jpeg));
+    return buf;
+}
 
 std::string kb(std::size_t bytes)
 {
@@ -267,12 +278,14 @@ int main(int argc, char** argv)
     for (;;) {
         state = call(*client, "desk_computer_state", state_1024);
         const bool listed = state.ok && state.result.contains("elements") && !state.result["elements"].empty();
-        const bool ours = app_pid == 0 || (state.ok && state.result.contains("elements_of") && state.result["elements_of"].value("pid", 0L) == app_pid);
+        const bool ours = app_pid == 0
+            || (state.ok && state.result.contains("elements_of") && state.result["elements_of"].value("pid", 0L) == app_pid);
         if (listed && ours)
             break;
         if (Clock::now() > ready_by) {
             std::fprintf(stderr, "computer_state listed no elements%s within 30 s: %s\n",
-                app_pid ? (" of pid " + std::to_string(app_pid)).c_str() : "", state.ok ? state.result.dump().substr(0, 400).c_str() : state.error.c_str());
+                app_pid ? (" of pid " + std::to_string(app_pid)).c_str() : "",
+                state.ok ? state.result.dump().substr(0, 400).c_str() : state.error.c_str());
             return 1;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -286,7 +299,8 @@ int main(int argc, char** argv)
     std::optional<std::int64_t> check_box;
     std::string check_box_name;
     for (const auto& e : state.result["elements"])
-        if (e.size() >= 5 && e[1] == "check_box" && (e.size() < 6 || e[5].get<std::string>().find("disabled") == std::string::npos)) {
+        if (e.size() >= 5 && e[1] == "check_box"
+            && (e.size() < 6 || e[5].get<std::string>().find("disabled") == std::string::npos)) {
             check_box = e[0].get<std::int64_t>();
             check_box_name = e[2].get<std::string>();
             break;
@@ -300,10 +314,11 @@ int main(int argc, char** argv)
         bare_point = std::pair<int, int>{shot_w / 2, (lowest + shot_h) / 2};
 
     const std::string tmp_png = daemon.dir() + "/baseline.png";
+    const std::string geometry = std::to_string(shot_w) + "x" + std::to_string(shot_h) + "!"; // as computer_state's
     Series s_import, s_convert, s_xdotool; // the baseline's three steps
     auto baseline_three = [&] {
         const double grab = run_program({"import", "-window", "root", tmp_png});
-        const double resize = grab < 0 ? -1 : run_program({"convert", tmp_png, "-resize", std::to_string(shot_w) + "x" + std::to_string(shot_h) + "!", tmp_png});
+        const double resize = grab < 0 ? -1 : run_program({"convert", tmp_png, "-resize", geometry, tmp_png});
         const double pointer = resize < 0 ? -1 : run_program({"xdotool", "getmouselocation", "--shell"});
         if (pointer < 0)
             return -1.0;
@@ -314,7 +329,7 @@ int main(int argc, char** argv)
     };
     auto baseline_one = [&] {
         const auto t0 = Clock::now();
-        if (run_program({"import", "-window", "root", "-resize", std::to_string(shot_w) + "x" + std::to_string(shot_h) + "!", "png:-"}) < 0
+        if (run_program({"import", "-window", "root", "-resize", geometry, "png:-"}) < 0
             || run_program({"xdotool", "getmouselocation", "--shell"}) < 0)
             return -1.0;
         return ms_since(t0);
@@ -323,7 +338,9 @@ int main(int argc, char** argv)
     const json look_1024{{"max_edge", 1024}};
     const json wait_0{{"action", "wait"}, {"seconds", 0}, {"max_edge", 1024}};
     auto click_element = [](std::int64_t index) { return json{{"action", "click"}, {"element", index}, {"max_edge", 1024}}; };
-    auto click_point = [](std::pair<int, int> p) { return json{{"action", "click"}, {"x", p.first}, {"y", p.second}, {"max_edge", 1024}}; };
+    auto click_point = [](std::pair<int, int> p) {
+        return json{{"action", "click"}, {"x", p.first}, {"y", p.second}, {"max_edge", 1024}};
+    };
     long not_still = 0;
     auto act = [&](Series& s, const json& args) {
         auto a = call(*client, "desk_computer_act", args);
@@ -444,7 +461,8 @@ int main(int argc, char** argv)
                     act(s_still_click, click_point(*bare_point));
             // The settle's own time, as desk_still measures it with the same hold.
             for (int i = 0; i < calls / rounds; ++i) {
-                auto a = call(*client, "desk_still", {{"hold_ms", 40}, {"timeout_ms", 2000}});
+                auto a = call(*client, "desk_still",
+                    {{"hold_ms", nd_desk::SETTLE_HOLD_MS}, {"timeout_ms", nd_desk::SETTLE_TIMEOUT_MS}});
                 if (a.ok)
                     a.ms = a.result.value("ms", 0.0);
                 s_still_settle.add(a);
@@ -491,14 +509,16 @@ int main(int argc, char** argv)
         row("  acts answered still: false (the settle's 2 s ran out)", std::to_string(not_still_page1), "", "0");
     if (!still_page.empty()) {
         std::printf("%s, a still screen:\n", still_page.c_str());
-        series_row("computer_state {max_edge:1024}", s_still_state, "<= 60 ms p50", s_still_state.p50() <= 60 ? "met" : "NOT met");
+        series_row("computer_state {max_edge:1024}", s_still_state, "<= 60 ms p50",
+            s_still_state.p50() <= 60 ? "met" : "NOT met");
         std::snprintf(buf, sizeof buf, "%.1fx", s_still_state.p50() > 0 ? s_three.p50() / s_still_state.p50() : 0);
-        row("  baseline p50 (page 1) / its p50", buf, "", ">= 10x", s_three.p50() >= 10 * s_still_state.p50() ? "met" : "NOT met");
+        row("  baseline p50 (page 1) / its p50", buf, "", ">= 10x",
+            s_three.p50() >= 10 * s_still_state.p50() ? "met" : "NOT met");
         series_row("look {max_edge:1024}", s_still_look);
         series_row("computer_act wait 0 (settle + screenshot)", s_still_wait);
         const double settle = s_still_wait.p50() - s_still_look.p50();
         row("  settle on a still screen: wait 0 p50 - look p50", ms(settle), "", "<= 50 ms", settle <= 50 ? "met" : "NOT met");
-        series_row("  desk_still {hold_ms:40}: its own ms", s_still_settle, "", "");
+        series_row("  desk_still {hold_ms:" + std::to_string(nd_desk::SETTLE_HOLD_MS) + "}: its own ms", s_still_settle, "", "");
         if (bare_point)
             series_row("computer_act click x,y (the root) + settle + screenshot", s_still_click, "report");
         if (not_still > not_still_page1)
@@ -507,33 +527,26 @@ int main(int argc, char** argv)
         std::printf("(no still page: gtk3-widget-factory's Page 2 button was not found or not clicked)\n");
     }
     std::printf("the picture (page 1):\n");
-    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(tokens));
-    row("image tokens of one computer_state at 1024 (" + std::to_string(shot_w) + "x" + std::to_string(shot_h) + ", w*h/750)", buf,
-        "", "report");
-    std::snprintf(buf, sizeof buf, "%zu", text_bytes / 4);
-    row("  its text (the JSON), bytes / 4", buf, "", "");
+    const std::string shot_size = std::to_string(shot_w) + "x" + std::to_string(shot_h);
+    row("image tokens of one computer_state at 1024 (" + shot_size + ", w*h/750)", std::to_string(tokens), "", "report");
+    row("  its text (the JSON), bytes / 4", std::to_string(text_bytes / 4), "", "");
     row("  its " + mime + " bytes / base64 on the wire", kb(jpeg_bytes), kb(b64_bytes), "report", "");
     if (local.ok) {
-        std::snprintf(buf, sizeof buf, "PNG / JPEG %.2f", static_cast<double>(local.png_bytes) / static_cast<double>(local.jpeg_bytes));
         row("the same frame at " + std::to_string(local.scaled_w) + "x" + std::to_string(local.scaled_h) +
                 " in this process: JPEG / PNG",
-            kb(local.jpeg_bytes), kb(local.png_bytes), "report", buf);
-        std::snprintf(buf, sizeof buf, "PNG / JPEG %.2f", static_cast<double>(local.png_full_bytes) / static_cast<double>(local.jpeg_full_bytes));
-        row("  and at " + std::to_string(local.width) + "x" + std::to_string(local.height) + ": JPEG / PNG", kb(local.jpeg_full_bytes),
-            kb(local.png_full_bytes), "", buf);
+            kb(local.jpeg_bytes), kb(local.png_bytes), "report", png_per_jpeg(local.png_bytes, local.jpeg_bytes));
+        row("  and at " + std::to_string(local.width) + "x" + std::to_string(local.height) + ": JPEG / PNG",
+            kb(local.jpeg_full_bytes), kb(local.png_full_bytes), "", png_per_jpeg(local.png_full_bytes, local.jpeg_full_bytes));
     } else {
         row("the same frame in this process", "-", "-", "", local.error);
     }
-    if (full_jpeg.ok && full_png.ok && is_jpeg(full_jpeg.image) && is_png(full_png.image)) {
-        std::snprintf(buf, sizeof buf, "PNG / JPEG %.2f", static_cast<double>(full_png.image.size()) / static_cast<double>(full_jpeg.image.size()));
-        row("full size from the wire: computer_state {max_edge:0} / desk_shot", kb(full_jpeg.image.size()), kb(full_png.image.size()),
-            "", buf);
-    } else {
-        row("full size from the wire", "-", "-", "", full_jpeg.ok ? full_png.error.substr(0, 200) : full_jpeg.error.substr(0, 200));
-    }
+    if (full_jpeg.ok && full_png.ok && is_jpeg(full_jpeg.image) && is_png(full_png.image))
+        row("full size from the wire: computer_state {max_edge:0} / desk_shot", kb(full_jpeg.image.size()),
+            kb(full_png.image.size()), "", png_per_jpeg(full_png.image.size(), full_jpeg.image.size()));
+    else
+        row("full size from the wire", "-", "-", "", (full_jpeg.ok ? full_png.error : full_jpeg.error).substr(0, 200));
     if (baseline_png > 0)
-        row("  the baseline's PNG at " + std::to_string(shot_w) + "x" + std::to_string(shot_h) + " (convert)", kb(baseline_png), "", "",
-            "");
+        row("  the baseline's PNG at " + shot_size + " (convert)", kb(baseline_png), "", "", "");
     if (local.ok) {
         std::printf("where the time goes (in this process, page 1):\n");
         series_row("  capture of the whole screen", local.capture);

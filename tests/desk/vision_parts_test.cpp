@@ -164,6 +164,17 @@ TEST(VisionSessions, DefaultsPerAgentAndEndedNamesRefusedForGood)
     EXPECT_EQ(next, "default#2");
     EXPECT_TRUE(sessions.get(next).elements.empty());
     EXPECT_EQ(*sessions.name_for(std::nullopt, "a1"), "agent:a1"); // other agents keep theirs
+
+    // A new screenshot keeps the elements a state listed, and makes a session of a new name.
+    sessions.put({"s2", {{{}, "k", "push_button", "OK", {}}}, nd_desk::VisionShot{512, 320, 1280, 800}});
+    sessions.put_shot("s2", nd_desk::VisionShot{1024, 640, 1280, 800});
+    EXPECT_EQ(sessions.get("s2").elements.size(), 1u);
+    EXPECT_DOUBLE_EQ(sessions.get("s2").shot->scale(), 1.25);
+    sessions.put_shot("s3", nd_desk::VisionShot{640, 400, 1280, 800});
+    EXPECT_DOUBLE_EQ(sessions.get("s3").shot->scale(), 2.0);
+    sessions.end("s3");
+    sessions.put_shot("s3", nd_desk::VisionShot{640, 400, 1280, 800});
+    EXPECT_FALSE(sessions.get("s3").shot.has_value()) << "an ended session came back";
 }
 
 } // namespace

@@ -191,6 +191,9 @@ protected:
         auto r = call("get_window_state",
                       {{"window_id", window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
         EXPECT_FALSE(r.is_error) << r.text;
+        // A failed read reads as an empty window, so the checks after it fail instead of aborting.
+        if (r.is_error || !r.s.contains("elements"))
+            return json{{"elements", json::array()}};
         return r.s;
     }
 

@@ -64,12 +64,11 @@ VerbDef look()
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             TRY_VOID(vision_allowed(desk, "look"));
             const auto name = TRY(vision_session_name(desk, scope, args));
-            auto session = desk.vision_sessions().get(name);
+            const auto session = desk.vision_sessions().get(name);
             auto region = args.find("region");
             if (region == args.end() || region->is_null()) {
                 const auto picture = TRY(screen_picture(desk, max_edge_of(args)));
-                session.shot = picture.shot;
-                desk.vision_sessions().put(std::move(session));
+                desk.vision_sessions().put_shot(name, picture.shot);
                 return picture_reply({{"session", name}, {"screenshot", picture_json(picture)}}, picture);
             }
             const auto asked = TRY(region_arg(*region));

@@ -374,10 +374,9 @@ nd_core::Result<VerbReply> computer_act(Desk& desk, const CallScope& scope, cons
         run.scale = next_scale;
     }
     const auto picture = TRY(screen_picture(desk, req.max_edge));
-    session.shot = picture.shot;
     nlohmann::json out{{"session", req.session}, {"steps", std::move(steps)}, {"still", settled.still},
         {"screenshot", picture_json(picture)}};
-    desk.vision_sessions().put(std::move(session));
+    desk.vision_sessions().put_shot(req.session, picture.shot);
     return picture_reply(std::move(out), picture);
 }
 

@@ -63,6 +63,22 @@ void VisionSessions::put(VisionSession session)
     }
 }
 
+void VisionSessions::put_shot(const std::string& name, const VisionShot& shot)
+{
+    std::unique_lock lock(m_mutex);
+    if (m_ended.contains(name))
+        return;
+    auto it = m_sessions.find(name);
+    if (it == m_sessions.end()) {
+        lock.unlock();
+        put(VisionSession{name, {}, shot});
+        return;
+    }
+    it->second.shot = shot;
+    m_latest_shot = shot;
+    m_used[name] = ++m_clock;
+}
+
 bool VisionSessions::end(const std::string& name)
 {
     std::lock_guard lock(m_mutex);

@@ -55,6 +55,9 @@ public:
     // A copy of the session, empty when it has no state yet.
     VisionSession get(const std::string& name);
     void put(VisionSession);
+    // Records the session's latest screenshot and nothing else (computer_act, look), so that a
+    // computer_state of the same session that ran meanwhile keeps its elements.
+    void put_shot(const std::string& name, const VisionShot&);
     // Ends the session: forgets it and refuses its name from now on. Whether it held any state.
     bool end(const std::string& name);
     // The latest screenshot of any session, for computer_scale and look when the caller has none.
