@@ -395,6 +395,13 @@ TEST_F(Vision, TitleAtTellsATitleBarFromAWindowBody)
     EXPECT_TRUE(bar.result["title"].get<bool>()) << bar.result.dump();
     EXPECT_EQ(bar.result["where"], "title_bar");
     EXPECT_EQ(bar.result["window"]["title"], "Vision title");
+    // An app without an accessibility tree still gets its screenshot, without element indexes.
+    auto s = state();
+    ASSERT_TRUE(s.ok) << s.error;
+    EXPECT_EQ(s.result["elements_of"]["window_id"], w.window_id);
+    EXPECT_TRUE(s.result["elements"].empty());
+    EXPECT_NE(s.result.value("elements_error", "").find("act on it by x, y"), std::string::npos) << s.result.dump();
+    EXPECT_TRUE(s.png_b64.has_value());
     auto body = call("title_at", {{"x", w.frame.x + w.frame.w / 2}, {"y", w.frame.y + w.frame.h / 2}});
     ASSERT_TRUE(body.ok) << body.error;
     EXPECT_FALSE(body.result["title"].get<bool>());

@@ -159,10 +159,19 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
     // The window is read while the capture is scaled (vision_shot.h).
     nd_core::SnapshotPtr snap;
     std::vector<nd_core::Element> framed;
+    // A window that cannot be read (an app without accessibility, one that hangs) still gets its
+    // screenshot, without elements; the blackout then searches it as any other window, and
+    // blacks it out whole when that fails too.
+    std::optional<std::string> unread;
     const auto picture = TRY(screen_picture(desk, req.max_edge, [&]() -> nd_core::Result<std::vector<nd_core::SnapshotPtr>> {
         if (!target)
             return std::vector<nd_core::SnapshotPtr>{};
-        snap = TRY(desk.read(*target));
+        auto read = desk.read(*target);
+        if (!read) {
+            unread = read.error().message;
+            return std::vector<nd_core::SnapshotPtr>{};
+        }
+        snap = *read;
         // Frames only for the rows that may be listed: a read defers them, and most rows are not.
         std::vector<std::int32_t> rows;
         for (std::int32_t row = 1; row < snap->size(); ++row) {
@@ -181,7 +190,12 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
     if (auto lines = modal_lines(windows, screen); !lines.empty())
         out["modal"] = lines;
     std::size_t more = 0;
-    if (target) {
+    if (target && unread) {
+        out["elements_of"] = {{"pid", target->pid}, {"window_id", target->window_id}, {"title", target->title}};
+        out["elements"] = nlohmann::json::array();
+        out["elements_error"] = "the window could not be read, so it has no element indexes: " + *unread +
+                                "; act on it by x, y in screenshot pixels";
+    } else if (target) {
         const auto query = req.query ? std::optional<std::string>(lower(*req.query)) : std::nullopt;
         auto list = nlohmann::json::array();
         for (std::size_t row = 1; row < framed.size(); ++row) {
