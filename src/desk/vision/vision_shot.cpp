@@ -6,6 +6,7 @@
 #include "core/encode/png.h"
 #include "desk/desk.h"
 
+#include <algorithm>
 #include <cmath>
 #include <future>
 
@@ -49,9 +50,16 @@ nd_core::Result<VisionPicture> encode(const nd_core::Image& image, std::int32_t 
 // touches: every target pixel whose source span overlaps it.
 nd_core::PixelRect scaled_cover(const nd_core::Frame& f, nd_core::ScreenSize screen, const nd_core::Image& image)
 {
+    // Bounds come from the app (untrusted): computed in double and clamped to the picture before
+    // they become integers again.
     const double sx = static_cast<double>(image.width) / screen.width, sy = static_cast<double>(image.height) / screen.height;
-    const auto x0 = static_cast<std::int32_t>(std::floor(f.x * sx)), y0 = static_cast<std::int32_t>(std::floor(f.y * sy));
-    const auto x1 = static_cast<std::int32_t>(std::ceil((f.x + f.w) * sx)), y1 = static_cast<std::int32_t>(std::ceil((f.y + f.h) * sy));
+    auto clamp_to = [](double v, std::int32_t limit) {
+        return static_cast<std::int32_t>(std::clamp(v, 0.0, static_cast<double>(limit)));
+    };
+    const auto x0 = clamp_to(std::floor(static_cast<double>(f.x) * sx), image.width);
+    const auto y0 = clamp_to(std::floor(static_cast<double>(f.y) * sy), image.height);
+    const auto x1 = clamp_to(std::ceil((static_cast<double>(f.x) + f.w) * sx), image.width);
+    const auto y1 = clamp_to(std::ceil((static_cast<double>(f.y) + f.h) * sy), image.height);
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
