@@ -1,8 +1,7 @@
 #include "desk/desk.h"
 #include "desk/verbs/vision_verb_list.h"
+#include "desk/vision/vision_shot.h"
 #include "desk/vision/vision_state.h"
-
-#include <cmath>
 
 namespace nd_desk::verbs {
 
@@ -27,7 +26,7 @@ VerbDef computer_scale()
             if (!shot)
                 return nd_core::make_error(nd_core::ErrorCode::element_not_found,
                     "no screenshot was taken yet, so no scale is known: call computer_state first");
-            return VerbReply{{{"scale", std::round(shot->scale() * 10000.0) / 10000.0}, {"session", name}, {"from", from},
+            return VerbReply{{{"scale", round4(shot->scale())}, {"session", name}, {"from", from},
                                  {"screenshot", {shot->width, shot->height}}, {"screen", {shot->screen_width, shot->screen_height}}},
                 std::nullopt};
         },

@@ -45,7 +45,6 @@ nd_core::Result<nd_core::Frame> region_arg(const nlohmann::json& region)
         static_cast<std::int32_t>(v[3])};
 }
 
-double round4(double v) { return std::round(v * 10000.0) / 10000.0; }
 std::string number(double v) { return nlohmann::json(round4(v)).dump(); }
 
 } // namespace

@@ -32,8 +32,6 @@ struct ActRun {
     std::optional<Settled> settled; // a step that waited for the screen itself sets it
 };
 
-std::int32_t to_shot(std::int32_t v, double scale) { return static_cast<std::int32_t>(std::lround(v / scale)); }
-
 // A point of the screenshot on the screen; refused off the screen.
 nd_core::Result<Point> screen_point(const ActRun& run, double x, double y, std::string_view what)
 {

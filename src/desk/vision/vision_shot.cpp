@@ -15,6 +15,13 @@ namespace nd_desk {
 using nd_core::ErrorCode;
 using nd_core::make_error;
 
+std::int32_t to_shot(std::int32_t screen_pixels, double scale)
+{
+    return static_cast<std::int32_t>(std::lround(screen_pixels / scale));
+}
+
+double round4(double v) { return std::round(v * 10000.0) / 10000.0; }
+
 std::int64_t image_tokens(std::int32_t width, std::int32_t height)
 {
     return (static_cast<std::int64_t>(width) * height + 749) / 750;
@@ -114,7 +121,7 @@ nlohmann::json picture_json(const VisionPicture& p)
 {
     nlohmann::json out{{"width", p.width}, {"height", p.height}, {"format", "jpeg"},
         {"bytes", p.bytes.size()}, {"tokens", image_tokens(p.width, p.height)},
-        {"scale", std::round(p.shot.scale() * 10000.0) / 10000.0}};
+        {"scale", round4(p.shot.scale())}};
     if (p.secure_fields > 0)
         out["secure_fields_blacked_out"] = p.secure_fields;
     if (!p.whole_windows.empty()) {

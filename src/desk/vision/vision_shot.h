@@ -31,6 +31,12 @@ struct VisionPicture {
     std::vector<BlackedWindow> whole_windows;
 };
 
+// A screen length in pixels of a screenshot whose pixel is `scale` screen pixels, rounded.
+std::int32_t to_shot(std::int32_t screen_pixels, double scale);
+
+// A scale or a mapping as the answers give it: four decimals.
+double round4(double);
+
 // The input tokens a model pays for an image of this size: width x height / 750, rounded up (the
 // rule of Anthropic's vision documentation; other providers' rules land close to it at 1024).
 std::int64_t image_tokens(std::int32_t width, std::int32_t height);

@@ -1,6 +1,7 @@
 #include "desk/vision/vision_state.h"
 
 #include "core/encode/utf8.h"
+#include "core/model/policy.h"
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_read_json.h"
@@ -8,8 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <cmath>
 
 namespace nd_desk {
 
@@ -33,13 +32,6 @@ template <std::size_t N>
 bool one_of(std::string_view role, const std::array<std::string_view, N>& roles)
 {
     return std::find(roles.begin(), roles.end(), role) != roles.end();
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 // The frontmost window an agent would mean: not hidden, not the desktop shell's.
@@ -88,8 +80,6 @@ std::string short_states(const nd_core::Element& e)
     add(e.is(nd_core::STATE_FOCUSED), "focused");
     return out;
 }
-
-std::int32_t to_shot(std::int32_t v, double scale) { return static_cast<std::int32_t>(std::lround(v / scale)); }
 
 } // namespace
 
@@ -196,7 +186,7 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
         out["elements_error"] = "the window could not be read, so it has no element indexes: " + *unread +
                                 "; act on it by x, y in screenshot pixels";
     } else if (target) {
-        const auto query = req.query ? std::optional<std::string>(lower(*req.query)) : std::nullopt;
+        const auto query = req.query ? std::optional<std::string>(nd_core::to_lower_ascii(*req.query)) : std::nullopt;
         auto list = nlohmann::json::array();
         for (std::size_t row = 1; row < framed.size(); ++row) {
             const auto& e = framed[row];
@@ -205,7 +195,7 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
             const auto c = centre_of(e.frame);
             if (c.x < 0 || c.y < 0 || c.x >= screen.width || c.y >= screen.height || !target->frame.contains(c.x, c.y))
                 continue;
-            if (query && lower(e.name).find(*query) == std::string::npos && lower(e.role).find(*query) == std::string::npos)
+            if (query && nd_core::to_lower_ascii(e.name).find(*query) == std::string::npos && nd_core::to_lower_ascii(e.role).find(*query) == std::string::npos)
                 continue;
             if (session.elements.size() >= MAX_VISION_ELEMENTS) {
                 ++more;
