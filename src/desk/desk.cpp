@@ -115,6 +115,12 @@ nd_core::Result<WindowInfo> Desk::pick_window(const nlohmann::json& args, bool f
     return *front;
 }
 
+std::unique_lock<std::recursive_mutex> Desk::lock_capture()
+{
+    auto* screen = m_backend.screen();
+    return std::unique_lock(screen && screen->captures_apart() ? m_capture_mutex : m_backend_mutex);
+}
+
 nd_core::Result<nd_core::SnapshotPtr> Desk::read(const WindowInfo& window)
 {
     auto lock = lock_backend();

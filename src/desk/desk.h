@@ -10,6 +10,9 @@
 // lock_backend() (recursive: a verb holding it may call all_windows(), read() or resolve(), which
 // take it too); synthetic input also holds input_mutex() for a whole key combination or drag, so
 // it never interleaves with another client's. Waits (wait, still) hold neither while they sleep.
+// Screen captures take lock_capture(): a lock of their own when the screen captures on a connection
+// of its own (Screen::captures_apart), so that a capture runs beside a tree read; else the
+// backend's.
 
 #include "core/backend/backend.h"
 #include "core/engine/snapshot_store.h"
@@ -38,6 +41,7 @@ public:
     SafetyStop& safety_stop() { return m_safety_stop; }
 
     std::unique_lock<std::recursive_mutex> lock_backend() { return std::unique_lock(m_backend_mutex); }
+    std::unique_lock<std::recursive_mutex> lock_capture();
     std::mutex& input_mutex() { return m_input_mutex; }
     nd_core::SnapshotStore& snapshots() { return m_snapshots; }
     // The vision verbs' sessions: element indexes and screenshot scales per caller (vision/vision_sessions.h).
@@ -71,6 +75,7 @@ private:
     SafetyStop m_safety_stop;
     std::recursive_mutex m_backend_mutex;
     std::mutex m_input_mutex;
+    std::recursive_mutex m_capture_mutex;
     nd_core::SnapshotStore m_snapshots;
     VisionSessions m_vision;
     const std::chrono::steady_clock::time_point m_epoch = std::chrono::steady_clock::now();

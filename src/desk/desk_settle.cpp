@@ -1,6 +1,7 @@
 #include "desk/desk_settle.h"
 
 #include "desk/desk.h"
+#include "desk/desk_shot.h"
 #include "desk/still_detector.h"
 
 #include <algorithm>
@@ -21,17 +22,23 @@ std::chrono::milliseconds poll_interval(std::int64_t hold_ms)
 
 nd_core::Result<nd_core::Image> small_capture(Desk& desk, nd_core::Screen& screen)
 {
-    nd_core::Image full;
+    nd_core::ScreenSize size;
     {
         auto lock = desk.lock_backend();
-        const auto size = TRY(screen.size());
-        full = TRY(screen.capture(0, 0, size.width, size.height));
+        size = TRY(screen.size());
     }
     // Scaling needs no backend, so it runs outside the lock.
-    return scale_to_long_edge(full);
+    return scale_to_long_edge(TRY(capture_screen(desk, {0, 0, size.width, size.height})));
 }
 
 } // namespace
+
+void reach_app(Desk& desk, const nd_core::WindowInfo& window)
+{
+    auto lock = desk.lock_backend();
+    if (auto* trees = desk.backend().trees())
+        (void)trees->sync_app(window, std::chrono::milliseconds(REACH_APP_MS));
+}
 
 nd_core::Result<Settled> wait_still(Desk& desk, const CallScope& scope, std::int64_t hold_ms, std::int64_t timeout_ms,
     std::string_view what)

@@ -63,10 +63,14 @@ Image crop(const Image& image, const Frame& rect)
     return out;
 }
 
-nd_core::Result<SecureRegions> secure_regions(Desk& desk, const Frame& rect, const std::vector<nd_core::SnapshotPtr>& read)
+nd_core::Result<SecureRegions> secure_regions(Desk& desk, const Frame& rect, const std::vector<nd_core::SnapshotPtr>& read,
+    const std::vector<WindowInfo>* listed)
 {
     SecureRegions out;
-    out.windows = TRY(desk.all_windows());
+    if (listed)
+        out.windows = *listed;
+    else
+        out.windows = TRY(desk.all_windows());
     if (out.windows.size() > 30000)
         out.windows.resize(30000); // owner indices are 16-bit
     for (std::size_t i = 0; i < out.windows.size(); ++i) {
@@ -142,7 +146,7 @@ nd_core::Result<Image> capture_screen(Desk& desk, const Frame& rect)
         return make_error(ErrorCode::unsupported, "this desk has no screen to capture");
     Image image;
     {
-        auto lock = desk.lock_backend();
+        auto lock = desk.lock_capture();
         image = TRY(screen->capture(rect.x, rect.y, rect.w, rect.h));
     }
     if (image.width != rect.w || image.height != rect.h || !nd_core::image_is_valid(image))

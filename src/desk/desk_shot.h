@@ -44,7 +44,9 @@ struct SecureRegions {
     std::vector<nd_core::Frame> fields;                             // screen rectangles
     std::vector<std::pair<std::int16_t, BlackedWindow>> whole;     // index into windows, and why
 };
-nd_core::Result<SecureRegions> secure_regions(Desk&, const nd_core::Frame& rect, const std::vector<nd_core::SnapshotPtr>& read = {});
+// `listed`: the windows as the caller listed them for this call, if it did (else listed here).
+nd_core::Result<SecureRegions> secure_regions(Desk&, const nd_core::Frame& rect, const std::vector<nd_core::SnapshotPtr>& read = {},
+    const std::vector<nd_core::WindowInfo>* listed = nullptr);
 
 // Paints the regions black on `image`, a picture of the screen rectangle `rect` at full size.
 void black_out_regions(nd_core::Image&, const nd_core::Frame& rect, const SecureRegions&);

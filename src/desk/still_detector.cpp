@@ -1,5 +1,7 @@
 #include "desk/still_detector.h"
 
+#include "core/encode/resample.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -13,44 +15,9 @@ constexpr std::size_t BLOCK_BYTES = static_cast<std::size_t>(STILL_BLOCK) * STIL
 
 nd_core::Image scale_to_long_edge(const nd_core::Image& src, std::int32_t long_edge)
 {
-    const std::int32_t longest = std::max(src.width, src.height);
-    if (longest <= long_edge || long_edge <= 0 || src.width <= 0 || src.height <= 0)
-        return src;
-    nd_core::Image out;
-    out.width = std::max<std::int32_t>(1, static_cast<std::int32_t>(static_cast<std::int64_t>(src.width) * long_edge / longest));
-    out.height = std::max<std::int32_t>(1, static_cast<std::int32_t>(static_cast<std::int64_t>(src.height) * long_edge / longest));
-    out.rgba.assign(static_cast<std::size_t>(out.width) * out.height * 4, 0);
-    // Each target pixel averages the source box it covers; the boxes tile the source exactly.
-    std::vector<std::int32_t> x0(static_cast<std::size_t>(out.width) + 1);
-    for (std::int32_t x = 0; x <= out.width; ++x)
-        x0[static_cast<std::size_t>(x)] = static_cast<std::int32_t>(static_cast<std::int64_t>(x) * src.width / out.width);
-    std::vector<std::uint32_t> sums(static_cast<std::size_t>(out.width) * 4);
-    for (std::int32_t ty = 0; ty < out.height; ++ty) {
-        const std::int32_t y_begin = static_cast<std::int32_t>(static_cast<std::int64_t>(ty) * src.height / out.height);
-        const std::int32_t y_end = static_cast<std::int32_t>(static_cast<std::int64_t>(ty + 1) * src.height / out.height);
-        std::fill(sums.begin(), sums.end(), 0u);
-        for (std::int32_t sy = y_begin; sy < y_end; ++sy) {
-            const std::uint8_t* row = src.rgba.data() + static_cast<std::size_t>(sy) * src.width * 4;
-            for (std::int32_t tx = 0; tx < out.width; ++tx) {
-                std::uint32_t* s = sums.data() + static_cast<std::size_t>(tx) * 4;
-                for (std::int32_t sx = x0[static_cast<std::size_t>(tx)]; sx < x0[static_cast<std::size_t>(tx) + 1]; ++sx) {
-                    const std::uint8_t* p = row + static_cast<std::size_t>(sx) * 4;
-                    s[0] += p[0];
-                    s[1] += p[1];
-                    s[2] += p[2];
-                    s[3] += p[3];
-                }
-            }
-        }
-        std::uint8_t* dst = out.rgba.data() + static_cast<std::size_t>(ty) * out.width * 4;
-        for (std::int32_t tx = 0; tx < out.width; ++tx) {
-            const std::uint32_t n = static_cast<std::uint32_t>(
-                (x0[static_cast<std::size_t>(tx) + 1] - x0[static_cast<std::size_t>(tx)]) * (y_end - y_begin));
-            for (int c = 0; c < 4; ++c)
-                dst[tx * 4 + c] = static_cast<std::uint8_t>(n ? sums[static_cast<std::size_t>(tx) * 4 + c] / n : 0);
-        }
-    }
-    return out;
+    std::int32_t width = 0, height = 0;
+    nd_core::fit_long_edge(src.width, src.height, long_edge, width, height);
+    return nd_core::resize_area(src, width, height);
 }
 
 bool block_differs(const std::uint8_t* a, const std::uint8_t* b, std::size_t bytes)

@@ -23,8 +23,8 @@ inline constexpr std::int32_t STILL_THRESHOLD = 24;
 // Contents a block may show before it counts as volatile.
 inline constexpr std::int32_t STILL_VOLATILE_CONTENTS = 3;
 
-// The image scaled down (by averaging whole source pixels per target pixel) so that its long edge
-// is at most `long_edge`; an image already that small is returned as it is.
+// The image scaled down (area averaging, core/encode/resample.h) so that its long edge is at most
+// `long_edge`; an image already that small is returned as it is.
 nd_core::Image scale_to_long_edge(const nd_core::Image&, std::int32_t long_edge = STILL_LONG_EDGE);
 
 class StillDetector {

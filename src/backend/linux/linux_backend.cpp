@@ -16,7 +16,15 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_windows = std::make_unique<X11WindowSource>(*b->m_display);
     b->m_window_control = std::make_unique<X11WindowControl>(*b->m_display);
     b->m_capture = std::make_unique<X11Capture>(*b->m_display);
-    b->m_screen = std::make_unique<X11Screen>(*b->m_display, *b->m_capture);
+    // The screen captures on a connection of its own, so that a desk verb may capture while it reads
+    // a window's tree (vision_shot.h); without one it shares the display.
+    if (auto screen_display = X11Display::open(b->m_display->name())) {
+        b->m_screen_display = std::move(screen_display).value();
+        b->m_screen_capture = std::make_unique<X11Capture>(*b->m_screen_display, false);
+        b->m_screen = std::make_unique<X11Screen>(*b->m_display, *b->m_screen_capture, true);
+    } else {
+        b->m_screen = std::make_unique<X11Screen>(*b->m_display, *b->m_capture);
+    }
     b->m_own_surfaces = std::make_unique<X11OwnSurfaces>(*b->m_display);
     b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
     b->open_takeover_parts();

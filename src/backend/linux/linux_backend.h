@@ -66,10 +66,12 @@ private:
     std::unique_ptr<PersonRule> m_person_rule; // the dialog's and the indicator's judge of clicks
     std::unique_ptr<X11Display> m_display;
     std::unique_ptr<X11Display> m_input_display; // XTEST on a connection of its own
+    std::unique_ptr<X11Display> m_screen_display; // the screen's captures on one of their own
     std::unique_ptr<AtspiBus> m_bus;
     std::unique_ptr<X11WindowSource> m_windows;
     std::unique_ptr<X11WindowControl> m_window_control;
     std::unique_ptr<X11Capture> m_capture;
+    std::unique_ptr<X11Capture> m_screen_capture; // on m_screen_display
     std::unique_ptr<X11Screen> m_screen;
     std::unique_ptr<X11OwnSurfaces> m_own_surfaces;
     std::unique_ptr<X11Clipboard> m_clipboard;

@@ -25,6 +25,10 @@ public:
     // Changes whenever the set, order, titles or geometry of the shown top-level windows change;
     // costs far less than listing them (one or two server round trips on X11).
     virtual Result<std::uint64_t> window_fingerprint() = 0;
+    // Whether capture() runs on a connection of its own, so that one thread may capture while
+    // another uses the backend's other parts (size() and window_fingerprint() do not; nor may two
+    // captures run at once). The desk then captures under a lock of its own (desk.h).
+    virtual bool captures_apart() const { return false; }
 };
 
 } // namespace nd_core

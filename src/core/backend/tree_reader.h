@@ -49,6 +49,11 @@ public:
     {
         return {};
     }
+
+    // A round trip to the window's app: once it answers, what the app was sent before (input the
+    // X server delivered) has reached its loop, so the effects a caller then watches for have
+    // begun. Readers whose apps have no loop of their own keep this default.
+    virtual Result<void> sync_app(const WindowInfo&, std::chrono::milliseconds /*deadline*/) { return {}; }
 };
 
 } // namespace nd_core

@@ -30,6 +30,7 @@ struct ActRun {
     nd_core::ScreenSize screen;
     double scale = 1.0; // of the screenshot the current step's x,y are in
     std::optional<Settled> settled; // a step that waited for the screen itself sets it
+    std::optional<WindowInfo> touched; // the window the step's input went to, when known
 };
 
 // A point of the screenshot on the screen; refused off the screen.
@@ -103,6 +104,8 @@ nd_core::Result<nlohmann::json> click_element(ActRun& run, const ActStep& step, 
 {
     const auto located = TRY(locate(run, index));
     const auto hit = TRY(hit_test(run.desk, located.ref));
+    // Whichever way it is clicked (a point, its focus, its action), the app handles it on its loop.
+    run.touched = located.ref.window();
     nlohmann::json out{{"element", index}};
     if (hit.point) {
         TRY_VOID(refuse_own_surface(run.desk, *hit.point, "the element's centre"));
@@ -147,6 +150,7 @@ nd_core::Result<nlohmann::json> click_point_step(ActRun& run, const ActStep& ste
     auto input = TRY(DeskInput::begin(run.desk, run.scope));
     const auto top = TRY(check_point_allowed(run.desk, p, "the point"));
     TRY_VOID(input->click(p, step.right_button() ? nd_core::MouseButton::right : nd_core::MouseButton::left, step.click_count()));
+    run.touched = top;
     nlohmann::json out{{"at", {*step.x, *step.y}}};
     if (top)
         out["window"] = top->title;
@@ -191,8 +195,10 @@ nd_core::Result<nlohmann::json> type_step(ActRun& run, const ActStep& step)
     auto sent = type_text(run.desk, **input, *target, text, typed);
     input->reset();
     TypedCount count{typed, total, true};
+    run.touched = *target;
     if (field) {
         // The toolkit inserts what it was sent on its own loop: read it back once the screen is still.
+        reach_app(run.desk, *target);
         auto settled = wait_still(run.desk, run.scope, SETTLE_HOLD_MS, SETTLE_TIMEOUT_MS, "computer_act");
         if (settled)
             run.settled = *settled;
@@ -220,6 +226,7 @@ nd_core::Result<nlohmann::json> key_step(ActRun& run, const ActStep& step)
     if (keys_make_text(keysyms))
         TRY_VOID(refuse_secure_focus(run.desk, target));
     TRY_VOID(input->press_keys(keysyms));
+    run.touched = target;
     return nlohmann::json{{"keys", combo}, {"window", target.title}};
 }
 
@@ -234,6 +241,7 @@ nd_core::Result<nlohmann::json> scroll_step(ActRun& run, const ActStep& step)
     const auto amount = static_cast<std::int32_t>(step.amount);
     const auto& d = *step.direction;
     TRY_VOID(input->scroll(p, d == "left" ? -amount : d == "right" ? amount : 0, d == "up" ? -amount : d == "down" ? amount : 0));
+    run.touched = top;
     nlohmann::json out{{"direction", d}, {"amount", amount}, {"at", {to_shot(p.x, run.scale), to_shot(p.y, run.scale)}}};
     if (top)
         out["window"] = top->title;
@@ -247,9 +255,10 @@ nd_core::Result<nlohmann::json> drag_step(ActRun& run, const ActStep& step)
     TRY_VOID(refuse_own_surface(run.desk, from, "the drag's start"));
     TRY_VOID(refuse_own_surface(run.desk, to, "the drag's end"));
     auto input = TRY(DeskInput::begin(run.desk, run.scope));
-    TRY_VOID(check_point_allowed(run.desk, from, "the drag's start"));
+    const auto top = TRY(check_point_allowed(run.desk, from, "the drag's start"));
     TRY_VOID(check_point_allowed(run.desk, to, "the drag's end"));
     TRY_VOID(input->drag(from, to));
+    run.touched = top;
     return nlohmann::json{{"from", {to_shot(from.x, run.scale), to_shot(from.y, run.scale)}}, {"to", {*step.to_x, *step.to_y}}};
 }
 
@@ -350,6 +359,7 @@ nd_core::Result<VerbReply> computer_act(Desk& desk, const CallScope& scope, cons
     for (std::size_t i = 0; i < req.steps.size(); ++i) {
         const auto& step = req.steps[i];
         run.settled.reset();
+        run.touched.reset();
         auto done = run_step(run, step);
         if (!done) {
             auto e = std::move(done).error();
@@ -363,6 +373,8 @@ nd_core::Result<VerbReply> computer_act(Desk& desk, const CallScope& scope, cons
         entry["action"] = step.action;
         if (step.foreground)
             entry["input"] = "foreground";
+        if (!run.settled && run.touched)
+            reach_app(desk, *run.touched);
         settled = run.settled ? *run.settled : TRY(wait_still(desk, scope, SETTLE_HOLD_MS, SETTLE_TIMEOUT_MS, "computer_act"));
         run.settled.reset();
         auto after = TRY(desk.all_windows());

@@ -42,12 +42,16 @@ double round4(double);
 std::int64_t image_tokens(std::int32_t width, std::int32_t height);
 
 // The whole screen scaled to max_edge (0: full size), blacked out as desk_shot.h's screen_shot
-// does. The capture is scaled on a thread of its own while `read_during` runs (computer_state's
-// tree read), and the windows of the reads it returns are blacked out by those reads' fields.
-// Password fields are blacked out on the scaled picture over every pixel their bounds touch; a
-// window blacked out whole is painted on the full capture, which is then scaled again.
+// does. The capture is taken (where the screen captures apart, Screen::captures_apart), scaled and
+// encoded on a thread of its own while `read_during` runs (computer_state's tree read); the
+// windows of the reads it returns are blacked out by those reads' fields, and `listed`, when
+// given, are the windows as the caller listed them for this call (else they are listed afresh).
+// When nothing is to be blacked out the thread's JPEG is the answer. Else password fields are
+// blacked out on the scaled picture over every pixel their bounds touch, and a window blacked out
+// whole is painted on the full capture, which is then scaled again; either is encoded again.
 using ReadDuring = std::function<nd_core::Result<std::vector<nd_core::SnapshotPtr>>()>;
-nd_core::Result<VisionPicture> screen_picture(Desk&, std::int32_t max_edge, const ReadDuring& read_during = {});
+nd_core::Result<VisionPicture> screen_picture(Desk&, std::int32_t max_edge, const ReadDuring& read_during = {},
+    const std::vector<nd_core::WindowInfo>* listed = nullptr);
 
 // The screen rectangle `rect` (screen pixels, inside the screen) at full resolution.
 nd_core::Result<VisionPicture> region_picture(Desk&, const nd_core::Frame& rect);

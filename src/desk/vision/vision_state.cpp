@@ -171,7 +171,7 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
         }
         framed = TRY(framed_elements(desk, *snap, rows));
         return std::vector<nd_core::SnapshotPtr>{snap};
-    }));
+    }, &windows));
     const double scale = picture.shot.scale();
     session.shot = picture.shot;
 

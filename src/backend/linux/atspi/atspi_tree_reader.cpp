@@ -34,6 +34,16 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     return tree;
 }
 
+nd_core::Result<void> AtspiTreeReader::sync_app(const nd_core::WindowInfo& window, std::chrono::milliseconds deadline)
+{
+    const Deadline until = deadline_in(deadline);
+    const auto apps = TRY(apps_of_pid(m_bus, window.pid, until));
+    AtspiBatch batch(m_bus, until);
+    for (const auto& app : apps)
+        batch.add({app.bus, "/", "org.freedesktop.DBus.Peer", "Ping"}, {}, [](const Reply&) {});
+    return batch.run();
+}
+
 nd_core::Result<LocatedWindow> AtspiTreeReader::locate(const nd_core::WindowInfo& window, Deadline deadline)
 {
     if (m_bus.generation() != m_bus_generation) {

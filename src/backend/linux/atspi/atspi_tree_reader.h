@@ -36,6 +36,9 @@ public:
                                       const std::vector<std::int32_t>& indices, std::chrono::milliseconds deadline,
                                       bool action_names = false) override;
 
+    // A Peer.Ping to each AT-SPI app of the window's process, in one batch.
+    nd_core::Result<void> sync_app(const nd_core::WindowInfo&, std::chrono::milliseconds deadline) override;
+
     // What the last successful read cost (for benchmarks and doctor).
     struct LastRead {
         std::size_t elements = 0;

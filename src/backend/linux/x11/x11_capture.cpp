@@ -72,11 +72,11 @@ struct X11Capture::Located {
     xcb_visualid_t visual = 0;
 };
 
-X11Capture::X11Capture(X11Display& display) : m_display(display), m_shm(display)
+X11Capture::X11Capture(X11Display& display, bool redirect) : m_display(display), m_shm(display)
 {
     // Redirected now, checked at the first capture: windows that already exist repaint into their new
     // pixmaps in answer to the Expose this causes, and by the first capture they usually have.
-    if (m_display.extensions().composite && !m_display.broken()) {
+    if (redirect && m_display.extensions().composite && !m_display.broken()) {
         m_redirect_cookie = xcb_composite_redirect_subwindows_checked(m_display.connection(), m_display.root(),
             XCB_COMPOSITE_REDIRECT_AUTOMATIC);
         xcb_flush(m_display.connection());

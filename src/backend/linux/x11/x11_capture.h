@@ -27,7 +27,9 @@ inline constexpr std::uint32_t MAX_CAPTURE_SIDE = 8192;
 
 class X11Capture final : public nd_core::Capture {
 public:
-    explicit X11Capture(X11Display& display);
+    // `redirect`: whether to redirect the top-level windows (for capture_window); a capture of the
+    // screen alone needs none.
+    explicit X11Capture(X11Display& display, bool redirect = true);
 
     // Errors: window_target_not_found (no such window, or it is not mapped), unsupported (larger
     // than 8192x8192, or a pixel format other than 32-bit), timed_out, backend_unavailable.
