@@ -14,7 +14,10 @@
 #include "linux/browser_acts.h"
 
 #include "backend/linux/x11/x11_display_lock.h"
+#include "desk/desk_shot.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -546,6 +549,58 @@ TEST_F(Vision, AChromiumPagesElementsAreListedAndClickedByIndex)
     m_apps.clear();
     std::error_code ec;
     std::filesystem::remove_all(profile, ec);
+}
+
+} // namespace
+
+namespace {
+
+// The screen captures on an X connection of its own, so a capture runs while another thread reads
+// a window's tree under the backend lock, and both come out whole; and a round trip to an app
+// (the settle's barrier) is answered by a live app and runs out on a stopped one.
+TEST_F(Vision, TheScreenCapturesBesideATreeReadAndTheSettleReachesTheApp)
+{
+    auto w = start({"zenity", "--entry", "--title", "Beside a read", "--text", "Name"}, 3);
+    auto* screen = m_backend->screen();
+    ASSERT_NE(screen, nullptr);
+    ASSERT_TRUE(screen->captures_apart());
+    // The backend lock is held through all the reads: were the capture to need it, none would be
+    // done until the reads end.
+    std::atomic<int> captured{0};
+    std::atomic<bool> reading{true};
+    auto captures = std::async(std::launch::async, [&] {
+        while (reading.load()) {
+            auto image = nd_desk::capture_screen(*m_desk, {0, 0, 320, 200});
+            if (!image || image->width != 320)
+                return false;
+            ++captured;
+        }
+        return true;
+    });
+    {
+        auto lock = m_desk->lock_backend();
+        for (int i = 0; i < 200 && captured.load() < 5; ++i) {
+            auto snap = m_desk->read(w);
+            if (!snap) {
+                ADD_FAILURE() << snap.error().message; // no ASSERT: the thread must be told to end
+                break;
+            }
+        }
+        EXPECT_GE(captured.load(), 5) << "captures waited for the backend lock";
+        reading = false;
+    }
+    EXPECT_TRUE(captures.get());
+
+    auto lock = m_desk->lock_backend();
+    auto* trees = m_backend->trees();
+    EXPECT_TRUE(trees->sync_app(w, 2s)) << "a live app answers the ping";
+    ASSERT_EQ(::kill(static_cast<pid_t>(w.pid), SIGSTOP), 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto stopped = trees->sync_app(w, 300ms);
+    const auto waited = std::chrono::steady_clock::now() - t0;
+    ::kill(static_cast<pid_t>(w.pid), SIGCONT);
+    EXPECT_FALSE(stopped) << "a stopped app cannot answer: the ping really goes to it";
+    EXPECT_LT(waited, 2s) << "the round trip keeps its deadline";
 }
 
 } // namespace

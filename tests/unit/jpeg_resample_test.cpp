@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <jpeglib.h>
 
@@ -97,6 +98,30 @@ TEST(Resample, AveragesAFinePatternToItsMean)
     for (std::size_t p = 0; p < odd.rgba.size(); p += 4) {
         ASSERT_GT(odd.rgba[p], 40);
         ASSERT_LT(odd.rgba[p], 215);
+    }
+}
+
+TEST(Resample, EveryTapCountAveragesAndStaysInsideTheRow)
+{
+    // A horizontal ramp: each target pixel is the mean of the source columns it covers, whatever
+    // the scale: 1.25 and 2.5 (8-bit weights, 2 and 3-4 taps), 5 (6 taps, the general loop) and 40
+    // (16-bit weights). The right edge checks that the padded taps read no further than the row.
+    Image ramp = filled(400, 3, 0, 0, 0);
+    for (std::int32_t y = 0; y < 3; ++y)
+        for (std::int32_t x = 0; x < 400; ++x)
+            ramp.rgba[(static_cast<std::size_t>(y) * 400 + x) * 4] = static_cast<std::uint8_t>(x * 255 / 399);
+    for (std::int32_t width : {320, 160, 80, 10}) {
+        const auto out = nd_core::resize_area(ramp, width, 3);
+        ASSERT_EQ(out.width, width);
+        const double step = 400.0 / width;
+        for (std::int32_t x = 0; x < width; ++x) {
+            double sum = 0;
+            for (std::int32_t s = 0; s < 400; ++s) {
+                const double cover = std::max(0.0, std::min<double>(s + 1, (x + 1) * step) - std::max<double>(s, x * step));
+                sum += cover * (s * 255 / 399);
+            }
+            ASSERT_NEAR(out.rgba[(static_cast<std::size_t>(1) * width + x) * 4], sum / step, 2.0) << "width " << width << " x " << x;
+        }
     }
 }
 
