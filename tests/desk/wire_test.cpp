@@ -99,6 +99,18 @@ TEST(Wire, ResponsesRoundTripAndNeverCarrySecrets)
     EXPECT_FALSE(back->is_error);
     EXPECT_EQ(back->image_b64, r.image_b64);
     EXPECT_FALSE(w::decode_response(R"({"text":"x"})").ok());
+
+    // A picture is spliced in as it is; anything that is not base64 is escaped as JSON text.
+    w::Response picture{"{}", false, std::string(100000, 'A') + "+/9=", std::string("image/jpeg")};
+    back = w::decode_response(w::encode_response(picture));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->image_b64, picture.image_b64);
+    EXPECT_EQ(back->image_mime, picture.image_mime);
+    w::Response odd{"x", true, std::string("a\"b\\c\n"), std::nullopt};
+    back = w::decode_response(w::encode_response(odd));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->image_b64, odd.image_b64);
+    EXPECT_TRUE(back->is_error);
 }
 
 TEST(FrameIo, WholeFramesBothWays)

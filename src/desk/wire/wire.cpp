@@ -1,5 +1,7 @@
 #include "desk/wire/wire.h"
 
+#include <algorithm>
+
 namespace nd_desk::wire {
 
 using nd_core::ErrorCode;
@@ -80,14 +82,36 @@ std::string encode_request(const Request& r)
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+bool is_base64_text(const std::string& s)
+{
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' || c == '=';
+    });
+}
+
+} // namespace
+
 std::string encode_response(const Response& r)
 {
     nlohmann::json j{{"text", r.text}, {"is_error", r.is_error}};
-    if (r.image_b64)
-        j["image_b64"] = *r.image_b64;
     if (r.image_mime)
         j["image_mime"] = *r.image_mime;
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // A picture is most of an answer's bytes (100 KB and more), and base64 needs no escaping: it is
+    // appended as it is, not copied into the JSON and scanned character by character on the way out.
+    const bool plain_image = r.image_b64 && is_base64_text(*r.image_b64);
+    if (r.image_b64 && !plain_image)
+        j["image_b64"] = *r.image_b64;
+    auto out = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (plain_image) {
+        out.pop_back(); // the object's closing brace
+        out.reserve(out.size() + r.image_b64->size() + 16);
+        out += ",\"image_b64\":\"";
+        out += *r.image_b64;
+        out += "\"}";
+    }
+    return out;
 }
 
 Response ok_text(std::string text) { return Response{std::move(text), false, std::nullopt, std::nullopt}; }
