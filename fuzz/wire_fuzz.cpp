@@ -1,7 +1,8 @@
 // libFuzzer target for the desk wire's reading side (docs/wire.md): the bytes arrive on a socket as a
 // client would send them, frames are read with the daemon's cap, and each payload goes through
 // peek_tool and decode_request. Nothing may crash, hang or read out of bounds, and where both the
-// scan and the full decode name a tool they must agree unless the payload names "tool" twice.
+// scan and the full decode name a tool they must agree unless the payload names "tool" twice. A
+// payload that reads as a response must also survive encode_response and read back the same.
 //
 //   scripts/fuzz-wire [SECONDS]   builds this with clang and runs it
 
@@ -33,6 +34,14 @@ void check_payload(std::string_view payload)
     auto decoded = w::decode_request(payload);
     if (peeked && decoded.ok() && decoded->tool != *peeked && count_of(payload, "\"t") < 2 && count_of(payload, "\\u") == 0)
         std::abort(); // the scan and the decode disagree on a payload that names the tool once
+    // The answering side: a response read from the bytes and written again reads back the same
+    // (its picture spliced in as it is when it is base64, escaped as JSON text when not).
+    if (auto response = w::decode_response(payload); response.ok()) {
+        auto again = w::decode_response(w::encode_response(*response));
+        if (!again.ok() || again->text != response->text || again->is_error != response->is_error ||
+            again->image_b64 != response->image_b64 || again->image_mime != response->image_mime)
+            std::abort();
+    }
 }
 
 } // namespace
