@@ -185,21 +185,21 @@ void mix_across(const std::vector<std::uint8_t>& down, std::size_t stride, const
                 out[2] = static_cast<std::uint8_t>(acc[2]);
                 out[3] = static_cast<std::uint8_t>(acc[3]);
             }
-            continue;
-        }
-        for (std::size_t x = 0; x < width; ++x, w += count, out += 4) {
-            Acc r = F::half, g = F::half, b = F::half, al = F::half;
-            const auto* p = row + static_cast<std::size_t>(columns.first[x]) * 4;
-            for (std::size_t i = 0; i < count; ++i, p += 4) {
-                r = static_cast<Acc>(r + p[0] * w[i]);
-                g = static_cast<Acc>(g + p[1] * w[i]);
-                b = static_cast<Acc>(b + p[2] * w[i]);
-                al = static_cast<Acc>(al + p[3] * w[i]);
+        } else {
+            for (std::size_t x = 0; x < width; ++x, w += count, out += 4) {
+                Acc r = F::half, g = F::half, b = F::half, al = F::half;
+                const auto* p = row + static_cast<std::size_t>(columns.first[x]) * 4;
+                for (std::size_t i = 0; i < count; ++i, p += 4) {
+                    r = static_cast<Acc>(r + p[0] * w[i]);
+                    g = static_cast<Acc>(g + p[1] * w[i]);
+                    b = static_cast<Acc>(b + p[2] * w[i]);
+                    al = static_cast<Acc>(al + p[3] * w[i]);
+                }
+                out[0] = to_byte<F>(r);
+                out[1] = to_byte<F>(g);
+                out[2] = to_byte<F>(b);
+                out[3] = to_byte<F>(al);
             }
-            out[0] = to_byte<F>(r);
-            out[1] = to_byte<F>(g);
-            out[2] = to_byte<F>(b);
-            out[3] = to_byte<F>(al);
         }
     }
 }

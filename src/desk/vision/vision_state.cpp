@@ -180,8 +180,9 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
     if (auto lines = modal_lines(windows, screen); !lines.empty())
         out["modal"] = lines;
     std::size_t more = 0;
-    if (target && unread) {
+    if (target)
         out["elements_of"] = {{"pid", target->pid}, {"window_id", target->window_id}, {"title", target->title}};
+    if (target && unread) {
         out["elements"] = nlohmann::json::array();
         out["elements_error"] = "the window could not be read, so it has no element indexes: " + *unread +
                                 "; act on it by x, y in screenshot pixels";
@@ -208,7 +209,6 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
                 item.push_back(std::move(states));
             list.push_back(std::move(item));
         }
-        out["elements_of"] = {{"pid", target->pid}, {"window_id", target->window_id}, {"title", target->title}};
         out["element_fields"] = {"index", "role", "name", "x", "y", "states (when any)"};
         out["elements"] = std::move(list);
         if (more > 0)
