@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <random>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -231,6 +233,107 @@ TEST_F(WarmReads, Gtk3WidgetFactoryStaysEqualToColdReadsThroughClicks)
         expect_warm_equals_cold("step " + std::to_string(step) + " (" + target.value("name", "") + ")");
     }
     std::printf("gtk3-widget-factory: %d of %d reads warm\n", m_warm_answers, m_reads);
+}
+
+// A GTK3 window of our own: a scrolled column of 40 buttons (widgets: they keep showing when
+// scrolled out of view) beside a scrolled tree view of 60 rows (cells: they show while they lie in
+// the view's visible part, and nothing announces it).
+const char* GTK3_SCROLL_APP =
+    "import gi\n"
+    "gi.require_version('Gtk', '3.0')\n"
+    "from gi.repository import Gtk\n"
+    "w = Gtk.Window(title='Warm scroll fixture')\n"
+    "w.set_default_size(600, 320)\n"
+    "row = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, spacing=8)\n"
+    "left = Gtk.ScrolledWindow()\n"
+    "left.set_policy(Gtk.PolicyType.NEVER, Gtk.PolicyType.ALWAYS)\n"
+    "column = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)\n"
+    "for i in range(40):\n"
+    "    column.pack_start(Gtk.Button(label='Button %d' % i), False, False, 0)\n"
+    "left.add(column)\n"
+    "store = Gtk.ListStore(str, str)\n"
+    "for i in range(60):\n"
+    "    store.append(['Item %d' % i, 'Note %d' % i])\n"
+    "view = Gtk.TreeView(model=store)\n"
+    "for k, title in enumerate(['Item', 'Note']):\n"
+    "    view.append_column(Gtk.TreeViewColumn(title, Gtk.CellRendererText(), text=k))\n"
+    "right = Gtk.ScrolledWindow()\n"
+    "right.set_policy(Gtk.PolicyType.NEVER, Gtk.PolicyType.ALWAYS)\n"
+    "right.add(view)\n"
+    "row.pack_start(left, True, True, 0)\n"
+    "row.pack_start(right, True, True, 0)\n"
+    "w.add(row)\n"
+    "w.connect('destroy', Gtk.main_quit)\n"
+    "w.show_all()\n"
+    "Gtk.main()\n";
+
+// GTK3 announces whether a widget shows (map, unmap), and a scroll moves a widget's place only:
+// its warm reads leave the showing rows' frames to the view, as its cold reads do, and compare its
+// structure in one Collection call; the cells of its tree views show by their place, so their
+// frames are read by each warm read to tell a scroll. Scrolls of both by another X client's wheel:
+// every warm read equals a cold read, frames and showing states included (the test's reads ask
+// every row's frame).
+TEST_F(WarmReads, Gtk3ScrollsOfWidgetsAndOfTreeCellsStayEqualToColdReads)
+{
+    if (::access("/usr/bin/python3", X_OK) != 0)
+        GTEST_SKIP() << "no /usr/bin/python3 for the GTK3 fixture";
+    // The window's class, which names the app, comes from the script's file name: one directory per run.
+    const std::string dir = testing::TempDir() + "nish_warm_scroll_" + std::to_string(::getpid());
+    const std::string script = dir + "/warmscroll";
+    ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+    {
+        std::FILE* f = std::fopen(script.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs(GTK3_SCROLL_APP, f);
+        std::fclose(f);
+    }
+    open_app({"/usr/bin/python3", script}, "Warmscroll", 60);
+    std::remove(script.c_str());
+    ::rmdir(dir.c_str());
+    expect_warm_equals_cold("first read");
+    const auto at = [](const nd_core::RawTree& t, std::int32_t row) { return t.elements[static_cast<std::size_t>(row)]; };
+    auto find = [&](const nd_core::RawTree& t, const std::string& role, const std::string& name) {
+        for (std::size_t i = 0; i < t.elements.size(); ++i)
+            if (t.elements[i].role == role && t.elements[i].name == name)
+                return static_cast<std::int32_t>(i);
+        return -1;
+    };
+    auto wheel_over = [&](const nd_core::Frame& f) {
+        ASSERT_EQ(nd_test::run_command({"xdotool", "mousemove", std::to_string(f.x + f.w / 2),
+                      std::to_string(f.y + f.h / 2), "click", "--repeat", "3", "--delay", "50", "5"}),
+            0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    };
+
+    // The buttons: a scroll moves them, all keep showing; answered warm, its frames read by the view.
+    auto cold = read(*m_cold);
+    ASSERT_TRUE(cold);
+    const auto button = find(*cold, "push_button", "Button 2");
+    ASSERT_GE(button, 0);
+    const auto before = at(*cold, button).frame;
+    wheel_over(before);
+    auto after = read(*m_cold);
+    ASSERT_TRUE(after);
+    ASSERT_EQ(find(*after, "push_button", "Button 2"), button);
+    EXPECT_NE(at(*after, button).frame.y, before.y) << "the wheel scrolled the buttons";
+    int answers = m_warm_answers;
+    expect_warm_equals_cold("after scrolling the buttons");
+    EXPECT_GT(m_warm_answers, answers) << "answered warm; last decline: " << m_warm->warm().stats().last_decline;
+    EXPECT_EQ(m_warm->warm().stats().checked, 1u) << "one Collection call compared the window's structure";
+
+    // The tree view's cells: a scroll changes which show. Warm or cold, the read equals a cold one.
+    const auto cell = find(*after, "table_cell", "Item 1");
+    ASSERT_GE(cell, 0);
+    ASSERT_TRUE(at(*after, cell).is(nd_core::STATE_SHOWING));
+    const auto table = at(*after, at(*after, cell).parent).frame;
+    wheel_over(table);
+    wheel_over(table);
+    auto scrolled = read(*m_cold);
+    ASSERT_TRUE(scrolled);
+    // GTK3 keeps a tree view's cells showing when scrolled out of view, placed far above it.
+    EXPECT_NE(at(*scrolled, find(*scrolled, "table_cell", "Item 1")).frame.y, at(*after, cell).frame.y)
+        << "the wheel scrolled the tree view";
+    expect_warm_equals_cold("after scrolling the tree view");
 }
 
 } // namespace

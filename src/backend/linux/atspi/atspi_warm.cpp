@@ -36,6 +36,13 @@ bool order_from_cache(const ColdRead& cold)
     return cold.item_cache && (cold.toolkit == "gtk" || cold.toolkit.empty());
 }
 
+// GTK3's cold read orders children as its item cache does, GetChildren and Collection otherwise:
+// its structure is compared in any order.
+bool any_order(const ColdRead& cold)
+{
+    return cold.item_cache && cold.toolkit == "gtk";
+}
+
 // The outermost of `rows` as [row, end of its subtree), in order: a row inside another's subtree
 // is walked again with it.
 std::vector<std::pair<std::int32_t, std::int32_t>> outermost(const std::vector<nd_core::Element>& el,
@@ -211,21 +218,30 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     const std::string& app = e.cold.app.bus;
     if (!m_events->heard_from(app) && e.cold_at - m_events_opened < LISTENER_SETTLE)
         return decline(window_id, "the app may not know of the listeners yet");
+    auto t = Clock::now();
+    auto lap = [&t] {
+        const auto now = Clock::now();
+        return std::chrono::duration_cast<std::chrono::microseconds>(now - std::exchange(t, now)).count();
+    };
     if (!m_events->sync(app, deadline))
         return decline(window_id, "the app did not answer a ping");
+    m_stats.sync_us = lap();
     take_changes(app);
     const AppChanges changes = std::exchange(e.pending, {});
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
+    m_stats.apply_us = lap();
     if (!check_structure(e, deadline))
         return decline(window_id, m_why);
+    m_stats.check_us = lap();
     std::vector<std::int32_t> moved;
     if (!refresh_frames(e, deadline, &moved))
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
+    m_stats.frames_us = lap();
     e.tree.frames_deferred = false; // every frame a view reads is in (refresh_frames)
     e.last_used = Clock::now();
     ++m_stats.warm;
@@ -436,11 +452,9 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                   });
         return;
     }
-    // GTK3's cold read orders children as its item cache does, GetChildren otherwise. An app whose
-    // toolkit did not say is compared in order: a difference then makes the read cold.
-    const bool any_order = e.cold.item_cache && e.cold.toolkit == "gtk";
+    // An app whose toolkit did not say is compared in order: a difference then makes the read cold.
     batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
-              [&changed, &have, &el, row, any_order](const Reply& r) {
+              [&changed, &have, &el, row, unordered = any_order(e.cold)](const Reply& r) {
                   std::vector<ObjectRef> kids;
                   if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() != have.size()) {
                       changed.push_back(row);
@@ -451,7 +465,7 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                       live.push_back(kids[k].key());
                       read.push_back(el[static_cast<std::size_t>(have[k])].key);
                   }
-                  if (any_order) {
+                  if (unordered) {
                       std::sort(live.begin(), live.end());
                       std::sort(read.begin(), read.end());
                   }
@@ -487,8 +501,8 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     // A part outside documents with no document below it is compared in one call: its
     // descendants in preorder (Collection.GetMatches, every object) against the read's. The
     // parents above documents, and parts whose app has no such call or whose answer differs, are
-    // compared parent by parent. GTK3 orders children otherwise than its item cache: parent by
-    // parent too.
+    // compared parent by parent. GTK3 orders children otherwise than its item cache: its parts are
+    // compared as sets (a child moved to another parent comes with the events of both).
     struct Part {
         std::int32_t row = 0;
         std::int32_t end = 0;
@@ -499,7 +513,8 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     std::vector<std::int32_t> changed;
     AtspiBatch batch(m_bus, deadline);
     std::size_t asked = 0;
-    const bool whole_parts = !e.parts_by_parent && !order_from_cache(e.cold);
+    const bool unordered = any_order(e.cold);
+    const bool whole_parts = !e.parts_by_parent && (unordered || !order_from_cache(e.cold));
     for (std::size_t i = 0; i < n;) {
         const auto row = static_cast<std::int32_t>(i);
         if (trusted[i]) {
@@ -536,8 +551,18 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     const auto changed_before = changed.size();
     for (const auto& part : parts) {
         bool same = part.answered && part.live.size() == static_cast<std::size_t>(part.end - part.row - 1);
-        for (std::size_t k = 0; same && k < part.live.size(); ++k)
-            same = part.live[k].key() == el[static_cast<std::size_t>(part.row) + 1 + k].key;
+        if (same) {
+            std::vector<std::string> live, read;
+            for (std::size_t k = 0; k < part.live.size(); ++k) {
+                live.push_back(part.live[k].key());
+                read.push_back(el[static_cast<std::size_t>(part.row) + 1 + k].key);
+            }
+            if (unordered) {
+                std::sort(live.begin(), live.end());
+                std::sort(read.begin(), read.end());
+            }
+            same = live == read;
+        }
         if (same)
             continue;
         ++unsure;

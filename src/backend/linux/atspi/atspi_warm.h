@@ -47,6 +47,10 @@ struct WarmStats {
     std::size_t rewalked = 0;     // subtrees re-walked by the last warm read
     std::size_t refetched = 0;    // objects whose facts the last warm read asked again
     std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
+    std::size_t framed = 0;       // frames the last warm read asked afresh
+    // Where the last warm read's time went, in microseconds: the ping, applying the events, the
+    // structure check, the frames.
+    std::int64_t sync_us = 0, apply_us = 0, check_us = 0, frames_us = 0;
     std::string last_decline;     // why the last one fell back (no app text)
 };
 
@@ -56,6 +60,7 @@ public:
     static constexpr std::size_t MAX_UNKNOWN = 16; // changed objects outside the read, traced to it
     static constexpr int MAX_ANCESTRY = 64;
     static constexpr std::size_t MAX_MOVED = 16;     // rows that changed place, read again; more is a scroll
+    static constexpr std::size_t MAX_REREAD = 256;   // those and the hidden rows beside them, read again
     static constexpr auto MAX_IDLE = std::chrono::seconds(60);
     // A cold read at least this often, whatever the events say: the bound on trusting them.
     static constexpr auto MAX_WARM_AGE = std::chrono::seconds(30);
@@ -127,8 +132,9 @@ private:
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
     // the window's.
     bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved);
-    // Reads the rows that moved again (whether they show follows their place); many moved rows
-    // are a scroll, which may have brought rows never placed into view: then the read is cold.
+    // Reads the rows that moved again (whether they show follows their place), and the hidden rows
+    // beside and below them (which may have come into view); many moved rows are a scroll, which
+    // may have brought rows never placed into view: then the read is cold.
     bool reread_moved(Entry&, const std::vector<std::int32_t>& moved, Deadline);
     // Outside documents (whose engines announce every change), toolkits leave some changes
     // unannounced (Chromium's own UI): each such parent's children are compared with the app's,

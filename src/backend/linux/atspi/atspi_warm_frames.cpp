@@ -32,6 +32,7 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
             x.frame = {};
         }
     }
+    m_stats.framed = asks.size();
     AtspiBatch batch(m_bus, deadline);
     for (auto& ask : asks) {
         const auto ref = parse_key(el[static_cast<std::size_t>(ask.row)].key);
@@ -67,17 +68,58 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
     // places were never known: read the window cold.
     if (moved.size() > MAX_MOVED)
         return fail(std::to_string(moved.size()) + " elements changed place without an event (a scroll)");
-    if (!refetch(e, moved, deadline))
-        return false;
-    // Their frames were read above; a row that no longer shows has none.
+    auto& el = e.tree.elements;
+    // What moved may have brought rows into view that did not show (a short scroll of a small
+    // pane moves a few rows): the rows beside and below the moved ones that did not show are read
+    // again too (GTK3 tells whether a widget shows by its place in its viewport, and says nothing).
+    std::vector<char> take(el.size(), 0);
+    for (auto row : moved)
+        take[static_cast<std::size_t>(row)] = 1;
     for (auto row : moved) {
-        auto& x = e.tree.elements[static_cast<std::size_t>(row)];
+        const auto parent = el[static_cast<std::size_t>(row)].parent;
+        const auto from = parent >= 0 ? parent + 1 : row;
+        const auto end = parent >= 0 ? subtree_end(el, parent) : subtree_end(el, row);
+        for (auto at = from; at < end; ++at)
+            if (!el[static_cast<std::size_t>(at)].is(nd_core::STATE_SHOWING))
+                take[static_cast<std::size_t>(at)] = 1;
+    }
+    std::vector<std::int32_t> rows;
+    for (std::size_t i = 0; i < take.size(); ++i)
+        if (take[i])
+            rows.push_back(static_cast<std::int32_t>(i));
+    if (rows.size() > MAX_REREAD)
+        return fail(std::to_string(rows.size()) + " elements may have come into view without an event");
+    if (!refetch(e, rows, deadline))
+        return false;
+    // The moved rows' frames were read above; a row that no longer shows has none, and one that
+    // shows now is placed.
+    std::vector<std::int32_t> placed;
+    for (auto row : rows) {
+        auto& x = el[static_cast<std::size_t>(row)];
         if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
             x.has_frame = false;
             x.frame = {};
+        } else if (!x.has_frame && x.is(nd_core::STATE_SHOWING)) {
+            placed.push_back(row);
         }
     }
-    return true;
+    if (placed.empty())
+        return true;
+    AtspiBatch batch(m_bus, deadline);
+    for (auto row : placed) {
+        auto& x = el[static_cast<std::size_t>(row)];
+        const auto ref = parse_key(x.key);
+        if (!ref)
+            continue;
+        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
+                  [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+                  [&x](const Reply& r) {
+                      nd_core::Frame f;
+                      x.has_frame = r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0;
+                      x.frame = x.has_frame ? f : nd_core::Frame{};
+                  });
+    }
+    return batch.run() || fail("the places of rows that came into view could not be read");
 }
 
 } // namespace nd_linux
