@@ -120,6 +120,8 @@ export interface DeskTypeArgs {
     window?: string;
     /** the window's process (an integer) */
     pid?: number;
+    /** background input: the text field's node id (<snapshot>:<N>) from desk_snapshot or desk_find; in the foreground the field gets the keyboard focus first */
+    id?: string;
 }
 
 /** The arguments of desk.click (desk_click). */
@@ -386,9 +388,9 @@ export interface Desk {
     key(args: DeskKeyArgs): Promise<DeskResult>;
     /** Sends a key combination ("ctrl+s", "ctrl+shift+t", "Return") to the focused window: keys pressed in order and released in reverse. With window or pid, that window is brought to the front first. A printable key or a paste is refused while a password field has the focus. */
     key(keys: string, more?: Omit<DeskKeyArgs, "keys">): Promise<DeskResult>;
-    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). Refused when the focused element is a password field. */
+    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). With background input ([input] mode), into a text field of the named window without raising it: the field id names, else its focused or only text field; the result says input background and carries unverified when the text did not read back. Refused when the field is a password field. */
     type(args: DeskTypeArgs): Promise<DeskResult>;
-    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). Refused when the focused element is a password field. */
+    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). With background input ([input] mode), into a text field of the named window without raising it: the field id names, else its focused or only text field; the result says input background and carries unverified when the text did not read back. Refused when the field is a password field. */
     type(text: string, more?: Omit<DeskTypeArgs, "text">): Promise<DeskResult>;
     /** Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes. */
     click(args: DeskClickArgs): Promise<DeskResult>;

@@ -289,7 +289,7 @@ export const VERBS = [
     {
         "verb": "type",
         "tool": "desk_type",
-        "description": "Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). Refused when the focused element is a password field.",
+        "description": "Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). With background input ([input] mode), into a text field of the named window without raising it: the field id names, else its focused or only text field; the result says input background and carries unverified when the text did not read back. Refused when the field is a password field.",
         "args": [
             {
                 "name": "text",
@@ -308,6 +308,12 @@ export const VERBS = [
                 "type": "integer",
                 "required": false,
                 "description": "the window's process"
+            },
+            {
+                "name": "id",
+                "type": "string",
+                "required": false,
+                "description": "background input: the text field's node id (<snapshot>:<N>) from desk_snapshot or desk_find; in the foreground the field gets the keyboard focus first"
             }
         ]
     },

@@ -174,21 +174,33 @@ nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path
         return config_error(path, "[apps] must be a table");
     }
     if (auto* input = root["input"].as_table()) {
-        TRY_VOID(only_keys(*input, "input", {"confirm", "background"}, path));
+        TRY_VOID(only_keys(*input, "input", {"confirm", "background", "mode"}, path));
         if (auto node = (*input)["confirm"]; node) {
             auto mode = node.value<std::string>();
             if (!mode || *mode != "off")
                 return config_error(path, "input.confirm: only \"off\" is available in this build (docs/config.md)");
             config.confirm = *mode;
         }
+        std::optional<bool> background;
         if (auto node = (*input)["background"]; node) {
-            auto on = node.value<bool>();
-            if (!on)
+            if (!node.is_boolean())
                 return config_error(path, "input.background must be true or false");
-            if (*on)
-                return config_error(path, "input.background = true: X11 has no background input; this desk sends input "
-                                          "in the foreground only (docs/config.md)");
-            config.background = false;
+            background = node.value<bool>();
+            config.input_mode = *background ? DeskConfig::InputMode::background : DeskConfig::InputMode::foreground;
+        }
+        if (auto node = (*input)["mode"]; node) {
+            auto mode = node.value<std::string>();
+            if (mode && *mode == "foreground")
+                config.input_mode = DeskConfig::InputMode::foreground;
+            else if (mode && *mode == "background")
+                config.input_mode = DeskConfig::InputMode::background;
+            else if (mode && *mode == "auto")
+                config.input_mode = DeskConfig::InputMode::automatic;
+            else
+                return config_error(path, "input.mode must be \"foreground\", \"background\" or \"auto\"");
+            if (background && *background != (config.input_mode != DeskConfig::InputMode::foreground))
+                return config_error(path, "input.background = " + std::string(*background ? "true" : "false") +
+                                              " contradicts input.mode = \"" + *mode + "\"; keep one of them");
         }
     } else if (root.contains("input")) {
         return config_error(path, "[input] must be a table");
@@ -202,10 +214,9 @@ nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path
             config.plugins_dir = *dir;
         }
         if (auto node = (*tools)["script_run"]; node) {
-            auto on = node.value<bool>();
-            if (!on)
+            if (!node.is_boolean())
                 return config_error(path, "tools.script_run must be true or false");
-            config.script_run = *on;
+            config.script_run = *node.value<bool>();
         }
     }
     if (auto* models = root["models"].as_table()) {

@@ -25,9 +25,14 @@ struct DeskConfig {
     // [apps] allow: app names (the executable on Linux), compared without case. Empty: every app.
     std::vector<std::string> allow;
 
-    // [input] confirm: "off" only, for now (docs/config.md says why); background: false only on X11.
+    // [input] confirm: "off" only, for now (docs/config.md says why).
     std::string confirm = "off";
-    bool background = false;
+    // [input] mode (docs/config.md, docs/desk-background.md): foreground input (XTEST, the window
+    // raised), background input (to a named window without raising it, by its element's own
+    // interfaces), or auto (background, and foreground after a refusal). `background = true` is
+    // the same as mode = "background".
+    enum class InputMode { foreground, background, automatic };
+    InputMode input_mode = InputMode::foreground;
 
     // [tools] plugins: the plugin directory (docs/plugins.md), default tools.d beside config.toml.
     std::optional<std::string> plugins_dir;

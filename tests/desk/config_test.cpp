@@ -52,9 +52,12 @@ TEST(DeskConfig, ErrorsNameTheKeyOrThePlace)
         {"[apps]\nallow = \"gedit\"\n", "apps.allow must be a list"},
         {"[apps]\nallow = [1]\n", "app names"},
         {"[daemon]\nsocket_group = 5\n", "socket_group"},
-        {"[input]\nbackground = true\n", "no background input"},
+        {"[input]\nbackground = 1\n", "input.background must be true or false"},
+        {"[input]\nmode = \"sideways\"\n", "input.mode must be"},
+        {"[input]\nmode = \"foreground\"\nbackground = true\n", "contradicts input.mode"},
         {"[input]\nconfirm = \"always\"\n", "input.confirm"},
         {"[tools]\nplugins = \"relative\"\n", "absolute"},
+        {"[tools]\nscript_run = 0\n", "tools.script_run must be true or false"},
         {"[nonsense]\n", "unknown key"},
         {"[apps\nallow = []\n", "line 1"},
         {"apps = 3\n", "must be a table"},
@@ -64,6 +67,25 @@ TEST(DeskConfig, ErrorsNameTheKeyOrThePlace)
         ASSERT_FALSE(r.ok()) << c.text;
         EXPECT_NE(r.error().message.find(c.expected), std::string::npos) << c.text << " -> " << r.error().message;
         EXPECT_NE(r.error().message.find("config.toml"), std::string::npos);
+    }
+}
+
+TEST(DeskConfig, InputModeIsForegroundBackgroundOrAutoAndBackgroundTrueMeansBackground)
+{
+    using Mode = nd_desk::DeskConfig::InputMode;
+    const std::pair<const char*, Mode> cases[] = {
+        {"", Mode::foreground},
+        {"[input]\nmode = \"foreground\"\n", Mode::foreground},
+        {"[input]\nmode = \"background\"\n", Mode::background},
+        {"[input]\nmode = \"auto\"\n", Mode::automatic},
+        {"[input]\nbackground = true\n", Mode::background},
+        {"[input]\nbackground = false\n", Mode::foreground},
+        {"[input]\nbackground = true\nmode = \"auto\"\n", Mode::automatic},
+    };
+    for (const auto& [text, mode] : cases) {
+        auto r = parse_config(text, "/x/config.toml");
+        ASSERT_TRUE(r.ok()) << text << " -> " << r.error().message;
+        EXPECT_EQ(r->input_mode, mode) << text;
     }
 }
 

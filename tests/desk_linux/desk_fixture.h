@@ -44,6 +44,9 @@ protected:
 
     void TearDown() override { m_apps.clear(); }
 
+    // The desk again, with this config (its input mode, its allowlist).
+    void use_config(nd_desk::DeskConfig config) { m_desk = std::make_unique<nd_desk::Desk>(*m_backend, std::move(config)); }
+
     Reply call(std::string_view verb, const nlohmann::json& args = nlohmann::json::object())
     {
         const auto* def = nd_desk::find_verb("desk_" + std::string(verb));

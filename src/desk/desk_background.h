@@ -1,0 +1,39 @@
+#pragma once
+
+// Background input on this desk (docs/desk-background.md): input delivered to a named window
+// without raising it or moving the person's pointer or keyboard focus, by the target element's own
+// interfaces, and the input modes of config.toml ([input] mode): foreground, background, auto.
+//
+// A route that cannot deliver refuses with background_refused, naming why; auto input then sends
+// the act in the foreground and its result says "input": "foreground". A password field is never
+// typed into, in any mode (secure_field_refused, which auto never turns into foreground input).
+// A result whose effect the route could not read back carries `unverified` (effect, note,
+// escalation); one it read back does not.
+
+#include "core/model/element.h"
+#include "desk/verb.h"
+
+#include <functional>
+#include <string_view>
+
+namespace nd_desk {
+
+class Desk;
+class DeskInput;
+
+// Runs an act as the config's input mode says: foreground mode runs `foreground` (its reply
+// unchanged), background mode `background`, and auto `background`, then `foreground` after a
+// background_refused, marking that reply "input": "foreground".
+nd_core::Result<VerbReply> by_input_mode(Desk&, const std::function<nd_core::Result<VerbReply>()>& background,
+    const std::function<nd_core::Result<VerbReply>()>& foreground);
+
+// Background type: `text` inserted at the caret of a text field through its own text interface
+// (AT-SPI EditableText), then its text read back. The field: the node `id` names, else the
+// focused text field of the window that window or pid names, else that window's only text field.
+nd_core::Result<VerbReply> background_type(Desk&, DeskInput&, const nlohmann::json& args, std::string_view text);
+
+// Foreground type into the field the node `id` names: its window brought to the front, then the
+// keyboard focus moved to the field (AT-SPI Component.GrabFocus); the window keys now reach.
+nd_core::Result<nd_core::WindowInfo> focus_field(Desk&, DeskInput&, const nlohmann::json& args);
+
+} // namespace nd_desk

@@ -1,0 +1,147 @@
+// Background input on the real Linux backend, on the virtual desktop (scripts/test-desktop): type
+// into a gtk3 entry of gtk3-widget-factory while zenity's window is the active one, read back from
+// the app, with the active window, the stacking order and the pointer unchanged afterwards; a
+// window whose field is not named refused in background mode and sent in the foreground by auto
+// (marked so), as are the verbs without a background route yet; a password field never typed
+// into, whatever the mode.
+
+#include "desk_linux/desk_fixture.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace std::chrono_literals;
+using Mode = nd_desk::DeskConfig::InputMode;
+
+constexpr std::size_t FACTORY_ELEMENTS = 200;
+
+class DeskBackground : public nd_test::DeskLinuxFixture {
+protected:
+    void with_mode(Mode mode)
+    {
+        nd_desk::DeskConfig config;
+        config.input_mode = mode;
+        use_config(std::move(config));
+    }
+
+    // What the person has: the active window, the windows' stacking order, the pointer.
+    struct PersonView {
+        std::int64_t active = 0;
+        std::vector<std::int64_t> order;
+        nd_core::Point pointer;
+        bool operator==(const PersonView&) const = default;
+    };
+    PersonView person_view()
+    {
+        PersonView v;
+        auto all = m_desk->all_windows();
+        EXPECT_TRUE(all);
+        for (const auto& w : all ? *all : std::vector<nd_core::WindowInfo>{}) {
+            v.order.push_back(w.window_id);
+            if (w.active)
+                v.active = w.window_id;
+        }
+        auto lock = m_desk->lock_backend();
+        auto at = m_backend->input()->pointer_position();
+        EXPECT_TRUE(at);
+        if (at)
+            v.pointer = *at;
+        return v;
+    }
+
+    // gtk3-widget-factory's entry holding "entry", in `snap`.
+    static std::int32_t entry_of(const nd_core::Snapshot& snap)
+    {
+        for (std::int32_t i = 0; i < snap.size(); ++i) {
+            const auto& e = snap.elements[static_cast<std::size_t>(i)];
+            if (e.role == "text" && e.value == "entry" && e.is(nd_core::STATE_EDITABLE) && e.is(nd_core::STATE_SHOWING) &&
+                e.is(nd_core::STATE_ENABLED))
+                return i;
+        }
+        return -1;
+    }
+};
+
+TEST_F(DeskBackground, TypeWritesIntoAnEntryOfAWindowBehindWithoutTouchingThePersonsFocus)
+{
+    with_mode(Mode::background);
+    auto factory = start({"gtk3-widget-factory"}, FACTORY_ELEMENTS);
+    auto snap = read(factory);
+    const auto entry = entry_of(*snap);
+    ASSERT_GE(entry, 0);
+    const auto key = snap->elements[static_cast<std::size_t>(entry)].key;
+    // Another app in front: the person's window.
+    auto front = start({"zenity", "--info", "--title", "In front", "--text", "the person's window"}, 3);
+    ASSERT_TRUE(nd_test::wait_until([&] { return person_view().active == front.window_id; }, 3s));
+    const auto before = person_view();
+
+    auto typed = call("type", {{"text", " nish"}, {"id", id(*snap, entry)}});
+    ASSERT_TRUE(typed.ok) << typed.error;
+    EXPECT_EQ(typed.result["input"], "background");
+    EXPECT_EQ(typed.result["typed"], 5);
+    EXPECT_FALSE(typed.result.contains("unverified")) << "GTK3's entry reads back: " << typed.result.dump();
+    const auto value = value_of(factory, fresh(factory, key));
+    EXPECT_EQ(value.size(), 10u) << value;
+    EXPECT_NE(value.find(" nish"), std::string::npos) << value;
+    EXPECT_EQ(person_view(), before) << "the active window, the stacking and the pointer are the person's";
+
+    // Named by its window alone: the factory has many text fields, none focused while it is behind.
+    auto unnamed = call("type", {{"text", "x"}, {"window", factory.title}});
+    EXPECT_FALSE(unnamed.ok);
+    EXPECT_NE(unnamed.error.find("background_refused"), std::string::npos) << unnamed.error;
+    EXPECT_NE(unnamed.error.find("name the field with id"), std::string::npos) << unnamed.error;
+    // Without any target, background input has none to write into.
+    auto nowhere = call("type", {{"text", "x"}});
+    EXPECT_NE(nowhere.error.find("background_refused"), std::string::npos) << nowhere.error;
+    // Verbs without a background route yet are refused, and send nothing.
+    auto keys = call("key", {{"keys", "BackSpace"}, {"window", factory.title}});
+    EXPECT_NE(keys.error.find("background_refused"), std::string::npos) << keys.error;
+    auto click = call("click", {{"x", 5}, {"y", 5}});
+    EXPECT_NE(click.error.find("background_refused"), std::string::npos) << click.error;
+    EXPECT_EQ(value_of(factory, fresh(factory, key)), value) << "nothing more was typed";
+    EXPECT_EQ(person_view(), before);
+}
+
+TEST_F(DeskBackground, AutoSendsARefusedTypeInTheForegroundAndSaysSo)
+{
+    with_mode(Mode::automatic);
+    auto entry_window = start({"zenity", "--entry", "--title", "Only field", "--text", "one"}, 3);
+    auto front = start({"zenity", "--info", "--title", "In front", "--text", "the person's window"}, 3);
+    ASSERT_TRUE(nd_test::wait_until([&] { return person_view().active == front.window_id; }, 3s));
+    // The window's only text field: background, read back.
+    auto quiet = call("type", {{"text", "abc"}, {"window", entry_window.title}});
+    ASSERT_TRUE(quiet.ok) << quiet.error;
+    EXPECT_EQ(quiet.result["input"], "background");
+    EXPECT_EQ(person_view().active, front.window_id);
+    // A target background input cannot write into (no window, no field): the foreground, marked.
+    auto loud = call("type", {{"text", "d"}});
+    ASSERT_TRUE(loud.ok) << loud.error;
+    EXPECT_EQ(loud.result["input"], "foreground");
+    EXPECT_TRUE(loud.result.contains("background_refused")) << loud.result.dump();
+    EXPECT_EQ(loud.result["typed"], 1);
+    // A verb without a background route: the foreground, marked.
+    auto key = call("key", {{"keys", "BackSpace"}});
+    ASSERT_TRUE(key.ok) << key.error;
+    EXPECT_EQ(key.result["input"], "foreground");
+}
+
+TEST_F(DeskBackground, APasswordFieldIsNeverTypedIntoInAnyMode)
+{
+    auto pw_window = start({"zenity", "--password", "--title", "Unlock"}, 3);
+    auto snap = read(pw_window);
+    const auto pw = find(*snap, "password_text", {}, nd_core::STATE_SHOWING);
+    ASSERT_GE(pw, 0);
+    for (const auto mode : {Mode::background, Mode::automatic}) {
+        with_mode(mode);
+        snap = read(pw_window);
+        auto by_id = call("type", {{"text", "hunter2"}, {"id", id(*snap, pw)}});
+        EXPECT_NE(by_id.error.find("secure_field_refused"), std::string::npos) << by_id.error;
+        auto by_window = call("type", {{"text", "hunter2"}, {"window", pw_window.title}});
+        EXPECT_FALSE(by_window.ok);
+        EXPECT_EQ(by_window.error.find("background_refused: the window"), std::string::npos) << by_window.error;
+        EXPECT_NE(by_window.error.find("secure_field_refused"), std::string::npos) << by_window.error;
+    }
+}
+
+} // namespace
