@@ -1,10 +1,14 @@
 #include "desk/desk_background.h"
 
 #include "core/encode/utf8.h"
+#include "core/model/act_actions.h"
 #include "desk/desk.h"
+#include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
 #include "desk/desk_nodes.h"
 #include "desk/desk_targets.h"
+
+#include <algorithm>
 
 namespace nd_desk {
 
@@ -67,6 +71,32 @@ nd_core::Result<nd_core::ElementRef> text_field(Desk& desk, const nlohmann::json
             " text fields and none has the keyboard focus: name the field with id (a node id from desk_snapshot or desk_find)");
 }
 
+// What a click may change on the element itself, to tell its effect by.
+struct Looks {
+    std::uint32_t states = 0;
+    std::string name, value;
+    bool operator==(const Looks&) const = default;
+};
+
+Looks looks_of(const nd_core::Element& e)
+{
+    // The focus may move with any click; it is no sign of the click's own effect.
+    return {e.states & ~static_cast<std::uint32_t>(nd_core::STATE_FOCUSED), e.name, e.value};
+}
+
+std::string changed_states(std::uint32_t before, std::uint32_t after)
+{
+    std::string out;
+    for (std::uint32_t bit = 0; bit < nd_core::STATE_COUNT; ++bit) {
+        const auto mask = 1u << bit;
+        if ((before & mask) == (after & mask))
+            continue;
+        out += (out.empty() ? "" : ", ") + std::string((after & mask) ? "now " : "no longer ") +
+               std::string(nd_core::state_name(bit));
+    }
+    return out;
+}
+
 } // namespace
 
 nd_core::Result<nd_core::WindowInfo> focus_field(Desk& desk, DeskInput& input, const nlohmann::json& args)
@@ -103,6 +133,95 @@ nd_core::Result<VerbReply> by_input_mode(Desk& desk, const std::function<nd_core
     reply.result["input"] = "foreground";
     reply.result["background_refused"] = sent.error().message;
     return reply;
+}
+
+nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const nlohmann::json& args)
+{
+    const auto button = arg_string(args, "button").value_or("left");
+    const auto count = arg_int(args, "count").value_or(1);
+    if (button != "left" || count != 1)
+        return make_error(ErrorCode::background_refused,
+            "only a single left click has a background route (the element's own click action); a " + button +
+                (count > 1 ? " " + std::to_string(count) + "-fold" : std::string()) + " click has none");
+    std::optional<nd_core::WindowInfo> named;
+    if (names_window(args))
+        named = TRY(desk.pick_window(args));
+    const auto point = TRY(point_arg(args, "x", "y", named));
+    TRY_VOID(refuse_own_surface(desk, point, "the point"));
+    nd_core::WindowInfo window;
+    if (named) {
+        window = *named;
+    } else {
+        const auto windows = TRY(desk.all_windows());
+        const auto* top = window_at(windows, point);
+        if (!top)
+            return make_error(ErrorCode::background_refused,
+                "no window is under (" + std::to_string(point.x) + ", " + std::to_string(point.y) + ") to click in");
+        window = *top;
+    }
+    TRY_VOID(desk.check_allowed(window));
+    const auto snap = TRY(desk.read(window));
+    const auto framed = TRY(framed_elements(desk, *snap));
+    std::int32_t row = row_at(framed, point);
+    // A click on a button's label presses the button: the nearest row with a click action of its own.
+    for (; row > 0; row = framed[static_cast<std::size_t>(row)].parent) {
+        const auto& e = framed[static_cast<std::size_t>(row)];
+        // Names a bulk read left empty (Chromium) are asked when the action runs.
+        const bool unnamed = std::any_of(e.actions.begin(), e.actions.end(), [](const auto& a) { return a.empty(); });
+        if (unnamed || nd_core::choose_action(nd_core::ActKind::click, e.actions, e.role) || e.secure())
+            break;
+    }
+    if (row <= 0)
+        return make_error(ErrorCode::background_refused,
+            "no element of "" + window.title + "" at (" + std::to_string(point.x) + ", " + std::to_string(point.y) +
+                ") has a click action of its own to run in the background");
+    const nd_core::ElementRef ref{snap, row};
+    const auto& e = ref.element();
+    if (e.secure())
+        return make_error(ErrorCode::secure_field_refused, "the point is on a password field: leave it to the person");
+    if (!e.is(nd_core::STATE_ENABLED))
+        return make_error(ErrorCode::background_refused, "the element at the point (" + e.role + ") is disabled");
+    TRY_VOID(input.check());
+    const auto before = looks_of(e);
+    const auto action = TRY(run_default_action(desk, ref));
+    // Toolkits run an action from their main loop (GTK3 from an idle): look a few times.
+    std::optional<Looks> after;
+    bool gone = false;
+    for (int look = 0; look < 6; ++look) {
+        auto again = desk.read(window);
+        if (!again) {
+            gone = true;
+            break;
+        }
+        after.reset();
+        for (const auto& x : (*again)->elements)
+            if (x.key == e.key)
+                after = looks_of(x);
+        if (!after) {
+            gone = true;
+            break;
+        }
+        if (*after != before || !input.pause(std::chrono::milliseconds(40)))
+            break;
+    }
+    nlohmann::json out{{"clicked", {point.x, point.y}}, {"button", "left"}, {"count", 1}, {"window", window.title},
+        {"input", "background"}, {"route", "element action"}, {"action", action},
+        {"element", {{"role", e.role}, {"name", nd_core::utf8_cut(e.name, 80)}}}};
+    if (after && *after != before) {
+        auto what = changed_states(before.states, after->states);
+        if (after->name != before.name)
+            what += std::string(what.empty() ? "" : ", ") + "its name changed";
+        if (after->value != before.value)
+            what += std::string(what.empty() ? "" : ", ") + "its value changed";
+        out["effect"] = what;
+    } else {
+        out["unverified"] = {{"effect", "ran the element's own " + action + " action"},
+            {"note", gone ? "the element went away (its window or part closed), which may be the click's effect"
+                          : "the element itself shows no change: the effect lies elsewhere, or did not happen"},
+            {"escalation", "read the window (desk_snapshot) to see the effect before clicking again; if nothing "
+                           "happened, click in the foreground ([input] mode = \"foreground\")"}};
+    }
+    return VerbReply{std::move(out), std::nullopt};
 }
 
 nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const nlohmann::json& args, std::string_view text)

@@ -32,6 +32,13 @@ nd_core::Result<VerbReply> by_input_mode(Desk&, const std::function<nd_core::Res
 // focused text field of the window that window or pid names, else that window's only text field.
 nd_core::Result<VerbReply> background_type(Desk&, DeskInput&, const nlohmann::json& args, std::string_view text);
 
+// Background click: the element of the window under the point (or of the named window, x and y
+// then pixels of its shot image) whose own click action a click there would run (the deepest row
+// at the point, or the nearest ancestor with one), run without raising the window; then that
+// element read again: a change of its states, name or value is the effect, else unverified. Only a
+// single left click has this route.
+nd_core::Result<VerbReply> background_click(Desk&, DeskInput&, const nlohmann::json& args);
+
 // Foreground type into the field the node `id` names: its window brought to the front, then the
 // keyboard focus moved to the field (AT-SPI Component.GrabFocus); the window keys now reach.
 nd_core::Result<nd_core::WindowInfo> focus_field(Desk&, DeskInput&, const nlohmann::json& args);

@@ -3,9 +3,12 @@
 // the app, with the active window, the stacking order and the pointer unchanged afterwards; a
 // window whose field is not named refused in background mode and sent in the foreground by auto
 // (marked so), as are the verbs without a background route yet; a password field never typed
-// into, whatever the mode.
+// into, whatever the mode; a click on a check box covered by another window toggles it (read
+// back, no unverified) and one on a dialog's button that closes it is unverified.
 
 #include "desk_linux/desk_fixture.h"
+
+#include "desk/desk_geometry.h"
 
 #include <gtest/gtest.h>
 
@@ -97,8 +100,8 @@ TEST_F(DeskBackground, TypeWritesIntoAnEntryOfAWindowBehindWithoutTouchingThePer
     // Verbs without a background route yet are refused, and send nothing.
     auto keys = call("key", {{"keys", "BackSpace"}, {"window", factory.title}});
     EXPECT_NE(keys.error.find("background_refused"), std::string::npos) << keys.error;
-    auto click = call("click", {{"x", 5}, {"y", 5}});
-    EXPECT_NE(click.error.find("background_refused"), std::string::npos) << click.error;
+    auto scroll = call("scroll", {{"direction", "down"}, {"window", factory.title}});
+    EXPECT_NE(scroll.error.find("background_refused"), std::string::npos) << scroll.error;
     EXPECT_EQ(value_of(factory, fresh(factory, key)), value) << "nothing more was typed";
     EXPECT_EQ(person_view(), before);
 }
@@ -142,6 +145,51 @@ TEST_F(DeskBackground, APasswordFieldIsNeverTypedIntoInAnyMode)
         EXPECT_EQ(by_window.error.find("background_refused: the window"), std::string::npos) << by_window.error;
         EXPECT_NE(by_window.error.find("secure_field_refused"), std::string::npos) << by_window.error;
     }
+}
+
+TEST_F(DeskBackground, ClickRunsTheActionOfTheElementAtThePointAndSaysWhetherItsEffectShowed)
+{
+    with_mode(Mode::background);
+    auto factory = start({"gtk3-widget-factory"}, FACTORY_ELEMENTS);
+    auto snap = read(factory);
+    const auto box = find(*snap, "check_box");
+    ASSERT_GE(box, 0);
+    const auto key = snap->elements[static_cast<std::size_t>(box)].key;
+    const auto was = fresh(factory, key);
+    ASSERT_TRUE(was.has_frame);
+    // The person's dialog in front, over the middle of the screen.
+    auto front = start({"zenity", "--question", "--title", "In front", "--text", "the person's window"}, 3);
+    ASSERT_TRUE(nd_test::wait_until([&] { return person_view().active == front.window_id; }, 3s));
+    const auto before = person_view();
+
+    // x, y in pixels of the factory's own shot: its check box, whatever covers it on the screen.
+    const auto c = nd_desk::centre_of(was.frame);
+    auto clicked = call("click", {{"x", c.x - factory.frame.x}, {"y", c.y - factory.frame.y}, {"window", factory.title}});
+    ASSERT_TRUE(clicked.ok) << clicked.error;
+    EXPECT_EQ(clicked.result["input"], "background");
+    EXPECT_EQ(clicked.result["element"]["role"], "check_box");
+    EXPECT_FALSE(clicked.result.contains("unverified")) << clicked.result.dump();
+    EXPECT_NE(clicked.result.value("effect", "").find("checked"), std::string::npos) << clicked.result.dump();
+    EXPECT_NE(fresh(factory, key).is(nd_core::STATE_CHECKED), was.is(nd_core::STATE_CHECKED)) << "read back: it toggled";
+    EXPECT_EQ(person_view(), before) << "the active window, the stacking and the pointer are the person's";
+
+    // Only a single left click has this route.
+    auto right = call("click", {{"x", c.x - factory.frame.x}, {"y", c.y - factory.frame.y}, {"window", factory.title},
+                                   {"button", "right"}});
+    EXPECT_NE(right.error.find("background_refused"), std::string::npos) << right.error;
+
+    // The dialog's No button (the window under the point): it closes the dialog, which the button
+    // itself cannot show, so the result is unverified.
+    auto dialog = read(front);
+    const auto no = find(*dialog, "push_button", "No");
+    ASSERT_GE(no, 0);
+    const auto nf = fresh(front, dialog->elements[static_cast<std::size_t>(no)].key).frame;
+    const auto nc = nd_desk::centre_of(nf);
+    auto pressed = call("click", {{"x", nc.x}, {"y", nc.y}});
+    ASSERT_TRUE(pressed.ok) << pressed.error;
+    EXPECT_EQ(pressed.result["element"]["name"], "No");
+    EXPECT_TRUE(pressed.result.contains("unverified")) << pressed.result.dump();
+    EXPECT_TRUE(nd_test::wait_until([&] { return !m_apps.back()->running(); }, 3s)) << "the dialog closed";
 }
 
 } // namespace
