@@ -368,7 +368,7 @@ export const VERBS = [
     {
         "verb": "scroll",
         "tool": "desk_scroll",
-        "description": "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre.",
+        "description": "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. With background input ([input] mode), in the named window without raising it: the scroll bar of that axis nearest the point moved by its own value (50 units a notch), read back.",
         "args": [
             {
                 "name": "direction",

@@ -9,6 +9,7 @@
 #include "desk/desk_targets.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace nd_desk {
 
@@ -220,6 +221,91 @@ nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const 
                           : "the element itself shows no change: the effect lies elsewhere, or did not happen"},
             {"escalation", "read the window (desk_snapshot) to see the effect before clicking again; if nothing "
                            "happened, click in the foreground ([input] mode = \"foreground\")"}};
+    }
+    return VerbReply{std::move(out), std::nullopt};
+}
+
+namespace {
+
+// The showing scroll bar of the axis (vertical: taller than wide) that is a child of `row` or of
+// its nearest ancestor holding one; -1 when none.
+std::int32_t scroll_bar_for(const std::vector<nd_core::Element>& el, std::int32_t row, bool vertical)
+{
+    for (; row >= 0; row = el[static_cast<std::size_t>(row)].parent) {
+        for (std::size_t i = static_cast<std::size_t>(row) + 1; i < el.size() && el[i].depth > el[static_cast<std::size_t>(row)].depth;
+             ++i) {
+            const auto& x = el[i];
+            if (x.parent != row || x.role != "scroll_bar" || !x.is(nd_core::STATE_SHOWING) || !x.has_frame)
+                continue;
+            if ((x.frame.h > x.frame.w) == vertical)
+                return static_cast<std::int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+std::optional<double> number(const std::string& s)
+{
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        return used > 0 ? std::optional<double>(v) : std::nullopt;
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+nd_core::Result<VerbReply> background_scroll(Desk& desk, DeskInput& input, const nlohmann::json& args)
+{
+    if (!names_window(args))
+        return make_error(ErrorCode::background_refused, "background scroll needs the window: name it with window or pid");
+    const auto window = TRY(desk.pick_window(args));
+    const auto direction = *arg_string(args, "direction");
+    const auto notches = std::min<std::int64_t>(arg_int(args, "amount").value_or(3), 50);
+    const auto point = arg_int(args, "x") ? TRY(point_arg(args, "x", "y", window)) : centre_of(window.frame);
+    const auto snap = TRY(desk.read(window));
+    const auto framed = TRY(framed_elements(desk, *snap));
+    const bool vertical = direction == "up" || direction == "down";
+    const auto bar = scroll_bar_for(framed, std::max(0, row_at(framed, point)), vertical);
+    if (bar < 0)
+        return make_error(ErrorCode::background_refused,
+            "nothing at (" + std::to_string(point.x) + ", " + std::to_string(point.y) + ") of \"" + window.title +
+                "\" has a " + (vertical ? "vertical" : "horizontal") + " scroll bar to move through its own value");
+    const nd_core::ElementRef ref{snap, bar};
+    const auto& e = ref.element();
+    TRY_VOID(input.check());
+    std::optional<double> before, after;
+    {
+        auto lock = desk.lock_backend();
+        auto* actuator = desk.backend().actuator();
+        if (!actuator)
+            return make_error(ErrorCode::background_refused, "this desk has no element interfaces to scroll through");
+        if (auto v = actuator->read_value(window, e))
+            before = number(*v);
+        if (!before)
+            return make_error(ErrorCode::background_refused, "the scroll bar has no value to move");
+        const double step = SCROLL_STEP * static_cast<double>(notches) * (direction == "up" || direction == "left" ? -1 : 1);
+        char text[64];
+        std::snprintf(text, sizeof text, "%.17g", std::max(0.0, *before + step));
+        auto set = actuator->set_value(window, e, text);
+        if (!set) {
+            if (set.error().code == ErrorCode::unsupported || set.error().code == ErrorCode::action_failed)
+                return make_error(ErrorCode::background_refused, "the scroll bar takes no value: " + set.error().message);
+            return std::move(set).error();
+        }
+        if (auto v = actuator->read_value(window, e))
+            after = number(*v);
+    }
+    nlohmann::json out{{"scrolled", direction}, {"amount", notches}, {"at", {point.x, point.y}}, {"window", window.title},
+        {"input", "background"}, {"route", "scroll bar value"}, {"from", *before}};
+    if (after && *after != *before) {
+        out["to"] = *after;
+    } else {
+        out["unverified"] = {{"effect", "asked the scroll bar to move by its own value interface"},
+            {"note", after ? "its value did not change: it may be at its end already" : "its value could not be read back"},
+            {"escalation", "read the window (desk_snapshot) to see what shows; scroll in the foreground if it did not move"}};
     }
     return VerbReply{std::move(out), std::nullopt};
 }

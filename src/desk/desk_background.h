@@ -39,6 +39,13 @@ nd_core::Result<VerbReply> background_type(Desk&, DeskInput&, const nlohmann::js
 // single left click has this route.
 nd_core::Result<VerbReply> background_click(Desk&, DeskInput&, const nlohmann::json& args);
 
+// Background scroll, in the named window (required): the scroll bar of the given direction's axis
+// nearest the point (x and y pixels of its shot image, else the window's centre), at or above
+// the element there, moved by its own value interface (AT-SPI Value), SCROLL_STEP units a notch
+// (GTK3 counts pixels: a wheel notch there moves 40 to 60), then read back.
+inline constexpr double SCROLL_STEP = 50;
+nd_core::Result<VerbReply> background_scroll(Desk&, DeskInput&, const nlohmann::json& args);
+
 // Foreground type into the field the node `id` names: its window brought to the front, then the
 // keyboard focus moved to the field (AT-SPI Component.GrabFocus); the window keys now reach.
 nd_core::Result<nd_core::WindowInfo> focus_field(Desk&, DeskInput&, const nlohmann::json& args);

@@ -100,8 +100,8 @@ TEST_F(DeskBackground, TypeWritesIntoAnEntryOfAWindowBehindWithoutTouchingThePer
     // Verbs without a background route yet are refused, and send nothing.
     auto keys = call("key", {{"keys", "BackSpace"}, {"window", factory.title}});
     EXPECT_NE(keys.error.find("background_refused"), std::string::npos) << keys.error;
-    auto scroll = call("scroll", {{"direction", "down"}, {"window", factory.title}});
-    EXPECT_NE(scroll.error.find("background_refused"), std::string::npos) << scroll.error;
+    auto drag = call("drag", {{"x", 5}, {"y", 5}, {"to_x", 50}, {"to_y", 5}, {"window", factory.title}});
+    EXPECT_NE(drag.error.find("background_refused"), std::string::npos) << drag.error;
     EXPECT_EQ(value_of(factory, fresh(factory, key)), value) << "nothing more was typed";
     EXPECT_EQ(person_view(), before);
 }
@@ -190,6 +190,37 @@ TEST_F(DeskBackground, ClickRunsTheActionOfTheElementAtThePointAndSaysWhetherIts
     EXPECT_EQ(pressed.result["element"]["name"], "No");
     EXPECT_TRUE(pressed.result.contains("unverified")) << pressed.result.dump();
     EXPECT_TRUE(nd_test::wait_until([&] { return !m_apps.back()->running(); }, 3s)) << "the dialog closed";
+}
+
+TEST_F(DeskBackground, ScrollMovesTheScrollBarOfAListBehindAndReadsItBack)
+{
+    with_mode(Mode::background);
+    std::vector<std::string> argv{"zenity", "--list", "--title", "Long list", "--column", "Item"};
+    for (int i = 0; i < 60; ++i)
+        argv.push_back("row " + std::to_string(i));
+    auto list = start(argv, 20);
+    auto front = start({"zenity", "--info", "--title", "In front", "--text", "the person's window"}, 3);
+    ASSERT_TRUE(nd_test::wait_until([&] { return person_view().active == front.window_id; }, 3s));
+    const auto before = person_view();
+
+    auto down = call("scroll", {{"direction", "down"}, {"amount", 3}, {"window", list.title}});
+    ASSERT_TRUE(down.ok) << down.error;
+    EXPECT_EQ(down.result["input"], "background");
+    EXPECT_FALSE(down.result.contains("unverified")) << down.result.dump();
+    EXPECT_GT(down.result.value("to", 0.0), down.result.value("from", 0.0)) << down.result.dump();
+    // Back up to the top; a second step up finds the bar at its end, which it says.
+    auto up = call("scroll", {{"direction", "up"}, {"amount", 50}, {"window", list.title}});
+    ASSERT_TRUE(up.ok) << up.error;
+    EXPECT_EQ(up.result.value("to", -1.0), 0.0) << up.result.dump();
+    auto again = call("scroll", {{"direction", "up"}, {"window", list.title}});
+    ASSERT_TRUE(again.ok) << again.error;
+    EXPECT_TRUE(again.result.contains("unverified")) << again.result.dump();
+    EXPECT_EQ(person_view(), before) << "the active window, the stacking and the pointer are the person's";
+    // A window with nothing to scroll, and a scroll that names no window.
+    auto none = call("scroll", {{"direction", "down"}, {"window", front.title}});
+    EXPECT_NE(none.error.find("background_refused"), std::string::npos) << none.error;
+    auto unnamed = call("scroll", {{"direction", "down"}});
+    EXPECT_NE(unnamed.error.find("background_refused"), std::string::npos) << unnamed.error;
 }
 
 } // namespace
