@@ -46,6 +46,29 @@ inline std::optional<nd_desk::wire::Client> connect_retrying(const std::string& 
     return std::nullopt;
 }
 
+// One wire call of `tool`, timed: the answer (or why none came) and its wall time in ms.
+struct TimedCall {
+    double ms = 0;
+    nd_desk::wire::Client::CallResult result;
+    bool answered() const { return result.status == nd_desk::wire::Client::CallStatus::answered; }
+    // Why the call failed: no answer, or the daemon's error text; empty when it succeeded.
+    std::string failure() const
+    {
+        if (!answered())
+            return result.failure.empty() ? "no answer" : result.failure;
+        return result.response.is_error ? result.response.text : std::string();
+    }
+};
+inline TimedCall timed_call(nd_desk::wire::Client& client, const std::string& tool, const nlohmann::json& args,
+                            std::chrono::seconds timeout = std::chrono::seconds(15))
+{
+    TimedCall out;
+    const auto t0 = std::chrono::steady_clock::now();
+    out.result = client.call(nd_desk::wire::Request{"", tool, args}, nd_desk::wire::Clock::now() + timeout);
+    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
 class BenchDaemon {
 public:
     // Starts `shuttle daemon --backend BACKEND` with config.toml holding `config` (use {dir} for the

@@ -37,20 +37,14 @@ struct Answer {
 
 Answer call(w::Client& client, const std::string& tool, const json& args)
 {
+    const auto t = nd_bench::timed_call(client, tool, args);
     Answer a;
-    const auto t0 = Clock::now();
-    auto r = client.call(w::Request{"", tool, args}, w::Clock::now() + std::chrono::seconds(15));
-    a.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    if (r.status != w::Client::CallStatus::answered) {
-        a.error = r.failure.empty() ? "no answer" : r.failure;
-        return a;
+    a.ms = t.ms;
+    a.error = t.failure();
+    if (a.error.empty()) {
+        a.result = json::parse(t.result.response.text, nullptr, false);
+        a.ok = !a.result.is_discarded();
     }
-    if (r.response.is_error) {
-        a.error = r.response.text;
-        return a;
-    }
-    a.result = json::parse(r.response.text, nullptr, false);
-    a.ok = !a.result.is_discarded();
     return a;
 }
 

@@ -67,17 +67,12 @@ struct Answer {
 Answer call(w::Client& client, const std::string& tool, const json& args)
 {
     Answer a;
-    const auto t0 = Clock::now();
-    auto r = client.call(w::Request{"", tool, args}, w::Clock::now() + std::chrono::seconds(15));
-    a.ms = ms_since(t0);
-    if (r.status != w::Client::CallStatus::answered) {
-        a.error = r.failure.empty() ? "no answer" : r.failure;
+    const auto t = nd_bench::timed_call(client, tool, args);
+    a.ms = t.ms;
+    a.error = t.failure();
+    if (!a.error.empty())
         return a;
-    }
-    if (r.response.is_error) {
-        a.error = r.response.text;
-        return a;
-    }
+    const auto& r = t.result;
     a.text_bytes = r.response.text.size();
     a.result = json::parse(r.response.text, nullptr, false);
     if (r.response.image_b64) {
