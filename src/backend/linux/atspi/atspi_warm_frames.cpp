@@ -50,11 +50,14 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
     const nd_core::Frame old_root = el.front().has_frame ? el.front().frame : nd_core::Frame{};
     const nd_core::Frame new_root = !asks.empty() && asks.front().row == 0 && asks.front().ok ? asks.front().frame
                                                                                                    : nd_core::Frame{};
+    // In 64 bits: GTK3 places a tree view's cells scrolled out of view at INT_MIN.
+    auto offset = [](std::int32_t a, std::int32_t b) { return std::int64_t{a} - std::int64_t{b}; };
     for (const auto& ask : asks) {
         auto& x = el[static_cast<std::size_t>(ask.row)];
         if (moved && ask.row != 0 && x.has_frame &&
-            (!ask.ok || ask.frame.x - new_root.x != x.frame.x - old_root.x ||
-             ask.frame.y - new_root.y != x.frame.y - old_root.y || ask.frame.w != x.frame.w || ask.frame.h != x.frame.h))
+            (!ask.ok || offset(ask.frame.x, new_root.x) != offset(x.frame.x, old_root.x) ||
+             offset(ask.frame.y, new_root.y) != offset(x.frame.y, old_root.y) || ask.frame.w != x.frame.w ||
+             ask.frame.h != x.frame.h))
             moved->push_back(ask.row);
         x.has_frame = ask.ok;
         x.frame = ask.ok ? ask.frame : nd_core::Frame{};
