@@ -120,7 +120,7 @@ export interface DeskTypeArgs {
     window?: string;
     /** the window's process (an integer) */
     pid?: number;
-    /** background input: the text field's node id (<snapshot>:<N>) from desk_snapshot or desk_find; in the foreground the field gets the keyboard focus first */
+    /** the text field's node id */
     id?: string;
 }
 
@@ -388,17 +388,17 @@ export interface Desk {
     key(args: DeskKeyArgs): Promise<DeskResult>;
     /** Sends a key combination ("ctrl+s", "ctrl+shift+t", "Return") to the focused window: keys pressed in order and released in reverse. With window or pid, that window is brought to the front first. A printable key or a paste is refused while a password field has the focus. */
     key(keys: string, more?: Omit<DeskKeyArgs, "keys">): Promise<DeskResult>;
-    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). With background input ([input] mode), into a text field of the named window without raising it: the field id names, else its focused or only text field; the result says input background and carries unverified when the text did not read back. Refused when the field is a password field. */
+    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). Refused when the focused element is a password field. */
     type(args: DeskTypeArgs): Promise<DeskResult>;
-    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). With background input ([input] mode), into a text field of the named window without raising it: the field id names, else its focused or only text field; the result says input background and carries unverified when the text did not read back. Refused when the field is a password field. */
+    /** Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). Refused when the focused element is a password field. */
     type(text: string, more?: Omit<DeskTypeArgs, "text">): Promise<DeskResult>;
-    /** Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes. With background input ([input] mode), a single left click runs the own click action of the element at the point, in the window under it or the named one, without raising it; the result names the element's change (effect) or carries unverified. */
+    /** Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes. */
     click(args: DeskClickArgs): Promise<DeskResult>;
-    /** Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes. With background input ([input] mode), a single left click runs the own click action of the element at the point, in the window under it or the named one, without raising it; the result names the element's change (effect) or carries unverified. */
+    /** Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes. */
     click(x: number, y: number, more?: Omit<DeskClickArgs, "x" | "y">): Promise<DeskResult>;
-    /** Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. With background input ([input] mode), in the named window without raising it: the scroll bar of that axis nearest the point moved by its own value (50 units a notch), read back. */
+    /** Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. */
     scroll(args: DeskScrollArgs): Promise<DeskResult>;
-    /** Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. With background input ([input] mode), in the named window without raising it: the scroll bar of that axis nearest the point moved by its own value (50 units a notch), read back. */
+    /** Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. */
     scroll(direction: "up" | "down" | "left" | "right", more?: Omit<DeskScrollArgs, "direction">): Promise<DeskResult>;
     /** Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the foreground, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends. */
     drag(args: DeskDragArgs): Promise<DeskResult>;

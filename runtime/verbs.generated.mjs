@@ -289,7 +289,7 @@ export const VERBS = [
     {
         "verb": "type",
         "tool": "desk_type",
-        "description": "Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). With background input ([input] mode), into a text field of the named window without raising it: the field id names, else its focused or only text field; the result says input background and carries unverified when the text did not read back. Refused when the field is a password field.",
+        "description": "Types text into the focused element of the focused window (with window or pid, that window is brought to the front first). Refused when the focused element is a password field.",
         "args": [
             {
                 "name": "text",
@@ -313,14 +313,14 @@ export const VERBS = [
                 "name": "id",
                 "type": "string",
                 "required": false,
-                "description": "background input: the text field's node id (<snapshot>:<N>) from desk_snapshot or desk_find; in the foreground the field gets the keyboard focus first"
+                "description": "the text field's node id"
             }
         ]
     },
     {
         "verb": "click",
         "tool": "desk_click",
-        "description": "Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes. With background input ([input] mode), a single left click runs the own click action of the element at the point, in the window under it or the named one, without raising it; the result names the element's change (effect) or carries unverified.",
+        "description": "Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of that window's shot image (desk_shot with window), and the window is brought to the front first. The middle button is refused: it pastes.",
         "args": [
             {
                 "name": "x",
@@ -368,7 +368,7 @@ export const VERBS = [
     {
         "verb": "scroll",
         "tool": "desk_scroll",
-        "description": "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. With background input ([input] mode), in the named window without raising it: the scroll bar of that axis nearest the point moved by its own value (50 units a notch), read back.",
+        "description": "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre.",
         "args": [
             {
                 "name": "direction",

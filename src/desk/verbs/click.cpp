@@ -21,10 +21,7 @@ VerbDef click()
             .name = "desk_click",
             .description = "Clicks a screen point (desk coordinates) in the foreground. With window, x and y are pixels of "
                            "that window's shot image (desk_shot with window), and the window is brought to the front "
-                           "first. The middle button is refused: it pastes. With background input ([input] mode), a "
-                           "single left click runs the own click action of the element at the point, in the window under "
-                           "it or the named one, without raising it; the result names the element's change (effect) or "
-                           "carries unverified.",
+                           "first. The middle button is refused: it pastes.",
             .args = {{"x", ArgType::integer, "x in desk coordinates, or with window a pixel of its shot image", true},
                 {"y", ArgType::integer, "y in desk coordinates, or with window a pixel of its shot image", true},
                 {"button", ArgType::string, "left (default) or right; middle is refused, since it pastes", false, {"left", "right", "middle"}},

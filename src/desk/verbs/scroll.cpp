@@ -25,9 +25,7 @@ VerbDef scroll()
             .name = "desk_scroll",
             .description = "Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot "
                            "image), scrolling whatever is under it; without them, at the centre of the front (focused) app "
-                           "window, failing when another window covers that centre. With background input ([input] mode), "
-                           "in the named window without raising it: the scroll bar of that axis nearest the point moved "
-                           "by its own value (50 units a notch), read back.",
+                           "window, failing when another window covers that centre.",
             .args = {{"direction", ArgType::string, "which way", true, {"up", "down", "left", "right"}},
                 {"amount", ArgType::integer, "notches, default 3; more than 50 are capped at 50", false, {}, 1, std::nullopt},
                 {"x", ArgType::integer, "x in desk coordinates, or with window a pixel of its shot image"},

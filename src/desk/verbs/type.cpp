@@ -12,15 +12,11 @@ VerbDef type()
         .decl = {
             .name = "desk_type",
             .description = "Types text into the focused element of the focused window (with window or pid, that window is "
-                           "brought to the front first). With background input ([input] mode), into a text field of the "
-                           "named window without raising it: the field id names, else its focused or only text field; "
-                           "the result says input background and carries unverified when the text did not read back. "
-                           "Refused when the field is a password field.",
+                           "brought to the front first). Refused when the focused element is a password field.",
             .args = {{"text", ArgType::string, "the text, UTF-8", true},
                 {"window", ArgType::string, "the window's title, or a part of it only one window has"},
                 {"pid", ArgType::integer, "the window's process"},
-                {"id", ArgType::string, "background input: the text field's node id (<snapshot>:<N>) from desk_snapshot or "
-                                        "desk_find; in the foreground the field gets the keyboard focus first"}},
+                {"id", ArgType::string, "the text field's node id"}},
         },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto text = *arg_string(args, "text");
