@@ -166,5 +166,13 @@ private:
 void splice_subtree(std::vector<nd_core::Element>& elements, std::int32_t at, std::vector<nd_core::Element> sub);
 // One past the last descendant of elements[at] (descendants are contiguous in preorder).
 std::int32_t subtree_end(const std::vector<nd_core::Element>& elements, std::int32_t at);
+// GTK3's cold reads order children as its item cache does, and its GetChildren otherwise: a part
+// walked again would come out in another order. An app whose toolkit did not say is taken for one.
+bool order_from_cache(const ColdRead&);
+// GTK3: its structure is compared in any order (its Collection too orders otherwise than its cache).
+bool any_order(const ColdRead&);
+// The outermost of `rows` as [row, end of its subtree), in order: a row inside another's subtree
+// is walked again with it.
+std::vector<std::pair<std::int32_t, std::int32_t>> outermost(const std::vector<nd_core::Element>&, std::vector<std::int32_t> rows);
 
 } // namespace nd_linux

@@ -1,0 +1,165 @@
+// Warm reads' structure check (atspi_warm.h): outside documents, the window's parts compared with
+// the app's own children, since some toolkits change them without an event (Chromium's own UI).
+
+#include "backend/linux/atspi/atspi_warm.h"
+
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_matches.h"
+#include "backend/linux/atspi/atspi_names.h"
+
+#include <algorithm>
+
+namespace nd_linux {
+
+void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row,
+                                   const std::vector<std::vector<std::int32_t>>& children,
+                                   std::vector<std::int32_t>& changed)
+{
+    const auto& el = e.tree.elements;
+    const auto ref = parse_key(el[static_cast<std::size_t>(row)].key);
+    const auto& have = children[static_cast<std::size_t>(row)];
+    if (have.empty()) {
+        batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
+                  [&changed, row](const Reply& r) {
+                      std::int32_t count = 0;
+                      if (!r.ok() || sd_bus_message_read(r.message, "v", "i", &count) < 0 || count != 0)
+                          changed.push_back(row);
+                  });
+        return;
+    }
+    // An app whose toolkit did not say is compared in order: a difference then makes the read cold.
+    batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
+              [&changed, &have, &el, row, unordered = any_order(e.cold)](const Reply& r) {
+                  std::vector<ObjectRef> kids;
+                  if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() != have.size()) {
+                      changed.push_back(row);
+                      return;
+                  }
+                  std::vector<std::string> live, read;
+                  for (std::size_t k = 0; k < kids.size(); ++k) {
+                      live.push_back(kids[k].key());
+                      read.push_back(el[static_cast<std::size_t>(have[k])].key);
+                  }
+                  if (unordered) {
+                      std::sort(live.begin(), live.end());
+                      std::sort(read.begin(), read.end());
+                  }
+                  if (live != read)
+                      changed.push_back(row);
+              });
+}
+
+bool WarmTrees::check_structure(Entry& e, Deadline deadline)
+{
+    auto& el = e.tree.elements;
+    const auto n = el.size();
+    // Which rows lie in a document (a web page's content: its engine announces every change), and
+    // which hold one below them.
+    std::vector<char> trusted(n, 0), holds_document(n, 0);
+    std::vector<std::vector<std::int32_t>> children(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto parent = el[i].parent;
+        const bool document = el[i].role == "document_web" || el[i].role == "document_frame";
+        trusted[i] = (parent >= 0 && trusted[static_cast<std::size_t>(parent)]) || document;
+        if (parent >= 0)
+            children[static_cast<std::size_t>(parent)].push_back(static_cast<std::int32_t>(i));
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        const bool document = el[i].role == "document_web" || el[i].role == "document_frame";
+        if ((document || holds_document[i]) && el[i].parent >= 0)
+            holds_document[static_cast<std::size_t>(el[i].parent)] = 1;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (!trusted[i] && !parse_key(el[i].key))
+            return fail("an element without an AT-SPI object");
+
+    // A part outside documents with no document below it is compared in one call: its
+    // descendants in preorder (Collection.GetMatches, every object) against the read's. The
+    // parents above documents, and parts whose app has no such call or whose answer differs, are
+    // compared parent by parent. GTK3 orders children otherwise than its item cache: its parts are
+    // compared as sets (a child moved to another parent comes with the events of both).
+    struct Part {
+        std::int32_t row = 0;
+        std::int32_t end = 0;
+        std::vector<ObjectRef> live;
+        bool answered = false;
+    };
+    std::vector<Part> parts;
+    std::vector<std::int32_t> changed;
+    AtspiBatch batch(m_bus, deadline);
+    std::size_t asked = 0;
+    const bool unordered = any_order(e.cold);
+    const bool whole_parts = !e.parts_by_parent && (unordered || !order_from_cache(e.cold));
+    for (std::size_t i = 0; i < n;) {
+        const auto row = static_cast<std::int32_t>(i);
+        if (trusted[i]) {
+            i = static_cast<std::size_t>(subtree_end(el, row));
+            continue;
+        }
+        // A part has descendants; its end is looked for only then (parent by parent, every row
+        // would walk its whole subtree).
+        if (whole_parts && !holds_document[i] && !children[i].empty()) {
+            const std::int32_t end = subtree_end(el, row);
+            parts.push_back({row, end, {}, false});
+            i = static_cast<std::size_t>(end);
+            continue;
+        }
+        ++asked;
+        add_children_check(e, batch, row, children, changed);
+        ++i;
+    }
+    for (auto& part : parts) {
+        const auto ref = parse_key(el[static_cast<std::size_t>(part.row)].key);
+        const std::int32_t count = part.end - part.row; // one more than the read holds tells growth
+        ++asked;
+        batch.add({ref->bus, ref->path, IFACE_COLLECTION, "GetMatches"},
+                  [count](sd_bus_message* m) { return append_get_matches_args(m, {}, count); },
+                  [&part](const Reply& r) { part.answered = r.ok() && read_refs(r.message, part.live) >= 0; });
+    }
+    if (!batch.run())
+        return fail("the structure check did not finish");
+
+    // Parts whose answer differs from the read are compared parent by parent: a change, or an
+    // app whose Collection walks otherwise than GetChildren (then always parent by parent).
+    AtspiBatch again(m_bus, deadline);
+    std::size_t unsure = 0;
+    const auto changed_before = changed.size();
+    for (const auto& part : parts) {
+        bool same = part.answered && part.live.size() == static_cast<std::size_t>(part.end - part.row - 1);
+        if (same) {
+            std::vector<std::string> live, read;
+            for (std::size_t k = 0; k < part.live.size(); ++k) {
+                live.push_back(part.live[k].key());
+                read.push_back(el[static_cast<std::size_t>(part.row) + 1 + k].key);
+            }
+            if (unordered) {
+                std::sort(live.begin(), live.end());
+                std::sort(read.begin(), read.end());
+            }
+            same = live == read;
+        }
+        if (same)
+            continue;
+        ++unsure;
+        for (auto row = part.row; row < part.end; ++row) {
+            ++asked;
+            add_children_check(e, again, row, children, changed);
+        }
+    }
+    if (unsure > 0) {
+        if (!again.run())
+            return fail("the structure check did not finish");
+        if (changed.size() == changed_before)
+            e.parts_by_parent = true;
+    }
+    m_stats.checked = asked;
+    if (changed.empty())
+        return true;
+    // Something changed that no event announced (Chromium's own toolbars and tab strip): the
+    // changed parts are read again, as if announced.
+    if (e.tree.truncated || order_from_cache(e.cold))
+        return fail("an unannounced structural change");
+    return rewalk_all(e, outermost(el, std::move(changed)), deadline);
+}
+
+} // namespace nd_linux
