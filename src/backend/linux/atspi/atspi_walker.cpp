@@ -413,4 +413,17 @@ nd_core::RawTree TreeWalk::build() const
     return tree;
 }
 
+void add_extents(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
+{
+    batch.add({ref.bus, ref.path, IFACE_COMPONENT, "GetExtents"},
+              [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+              [&e](const Reply& r) {
+                  nd_core::Frame f;
+                  if (r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0) {
+                      e.frame = f;
+                      e.has_frame = true;
+                  }
+              });
+}
+
 } // namespace nd_linux

@@ -107,4 +107,8 @@ private:
     WalkStats m_stats;
 };
 
+// Adds the ask for `ref`'s place on the screen (GetExtents) to `batch`; a frame with an area
+// goes into `e` (frame, has_frame), anything else leaves it as it was.
+void add_extents(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
+
 } // namespace nd_linux

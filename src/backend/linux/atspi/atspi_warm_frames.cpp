@@ -111,16 +111,8 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
     AtspiBatch batch(m_bus, deadline);
     for (auto row : placed) {
         auto& x = el[static_cast<std::size_t>(row)];
-        const auto ref = parse_key(x.key);
-        if (!ref)
-            continue;
-        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
-                  [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
-                  [&x](const Reply& r) {
-                      nd_core::Frame f;
-                      x.has_frame = r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0;
-                      x.frame = x.has_frame ? f : nd_core::Frame{};
-                  });
+        if (const auto ref = parse_key(x.key))
+            add_extents(batch, *ref, x); // x has no frame: it stays without one when none comes
     }
     return batch.run() || fail("the places of rows that came into view could not be read");
 }
