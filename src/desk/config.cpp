@@ -174,12 +174,23 @@ nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path
         return config_error(path, "[apps] must be a table");
     }
     if (auto* input = root["input"].as_table()) {
-        TRY_VOID(only_keys(*input, "input", {"confirm", "background", "mode"}, path));
+        TRY_VOID(only_keys(*input, "input", {"confirm", "confirm_timeout_s", "background", "mode"}, path));
         if (auto node = (*input)["confirm"]; node) {
             auto mode = node.value<std::string>();
-            if (!mode || *mode != "off")
-                return config_error(path, "input.confirm: only \"off\" is available in this build (docs/config.md)");
-            config.confirm = *mode;
+            if (mode && *mode == "off")
+                config.confirm = DeskConfig::ConfirmMode::off;
+            else if (mode && *mode == "acts")
+                config.confirm = DeskConfig::ConfirmMode::acts;
+            else if (mode && *mode == "all")
+                config.confirm = DeskConfig::ConfirmMode::all;
+            else
+                return config_error(path, "input.confirm must be \"off\", \"acts\" or \"all\"");
+        }
+        if (auto node = (*input)["confirm_timeout_s"]; node) {
+            auto seconds = node.value<std::int64_t>();
+            if (!node.is_integer() || !seconds || *seconds < 1 || *seconds > 600)
+                return config_error(path, "input.confirm_timeout_s must be a whole number of seconds from 1 to 600");
+            config.confirm_timeout_s = *seconds;
         }
         std::optional<bool> background;
         if (auto node = (*input)["background"]; node) {

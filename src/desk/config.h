@@ -25,8 +25,11 @@ struct DeskConfig {
     // [apps] allow: app names (the executable on Linux), compared without case. Empty: every app.
     std::vector<std::string> allow;
 
-    // [input] confirm: "off" only, for now (docs/config.md says why).
-    std::string confirm = "off";
+    // [input] confirm (docs/confirm.md): ask the person before nothing, before each call that
+    // changes the desktop ("acts"), or before every call ("all"); confirm_timeout_s bounds each ask.
+    enum class ConfirmMode { off, acts, all };
+    ConfirmMode confirm = ConfirmMode::off;
+    std::int64_t confirm_timeout_s = 30;
     // [input] mode (docs/config.md, docs/desk-background.md): foreground input (XTEST, the window
     // raised), background input (to a named window without raising it, by its element's own
     // interfaces), or auto (background, and foreground after a refusal). `background = true` is

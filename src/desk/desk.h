@@ -39,6 +39,11 @@ public:
     nd_core::Backend& backend() { return m_backend; }
     const DeskConfig& config() const { return m_config; }
     SafetyStop& safety_stop() { return m_safety_stop; }
+    // Who answers confirm mode's questions (desk_confirm.h): the host's control channel when the
+    // daemon was given one (set before serving; not owned), else the backend's own dialog; null
+    // when there is neither.
+    nd_core::ConfirmProvider* confirm_provider() { return m_confirm ? m_confirm : m_backend.confirm_dialog(); }
+    void set_confirm_provider(nd_core::ConfirmProvider* provider) { m_confirm = provider; }
 
     std::unique_lock<std::recursive_mutex> lock_backend() { return std::unique_lock(m_backend_mutex); }
     std::unique_lock<std::recursive_mutex> lock_capture();
@@ -73,6 +78,7 @@ private:
     nd_core::Backend& m_backend;
     const DeskConfig m_config;
     SafetyStop m_safety_stop;
+    nd_core::ConfirmProvider* m_confirm = nullptr;
     std::recursive_mutex m_backend_mutex;
     std::mutex m_input_mutex;
     std::recursive_mutex m_capture_mutex;

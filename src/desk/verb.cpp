@@ -1,6 +1,7 @@
 #include "desk/verb.h"
 
 #include "desk/desk.h"
+#include "desk/desk_confirm.h"
 
 namespace nd_desk {
 
@@ -9,6 +10,8 @@ nd_core::Result<VerbReply> call_verb(Desk& desk, const VerbDef& verb, const Call
     if (auto checked = nd_mcp::check_arguments(verb.decl, args); !checked)
         return nd_core::make_error(checked.error().code, verb.decl.name + ": " + checked.error().message);
     try {
+        // Confirm mode asks after the arguments are known good and before anything is sent.
+        TRY_VOID(confirm_call(desk, verb, scope, args));
         return verb.handler(desk, scope, args);
     } catch (const std::exception& e) {
         return nd_core::make_error(nd_core::ErrorCode::internal_error,

@@ -1,6 +1,6 @@
 #pragma once
 
-// Finding nish-driver's consent dialog on a display as another client sees it, for the tests that
+// Finding nish-driver's consent dialog (or, by its WM_CLASS, the confirm dialog) on a display as another client sees it, for the tests that
 // click it: by its WM_CLASS among the root's children and their children (a reparenting window
 // manager's frame holds the client window), viewable, with its rectangle on the root.
 
@@ -22,7 +22,8 @@ struct ShownDialog {
     nd_core::Frame frame; // the client window on the root
 };
 
-inline std::optional<ShownDialog> find_consent_dialog(nd_linux::X11Display& display)
+inline std::optional<ShownDialog> find_consent_dialog(nd_linux::X11Display& display,
+    std::string_view wm_class = nd_linux::X11ConsentDialog::WM_CLASS_NAME)
 {
     auto* c = display.connection();
     const auto deadline = nd_linux::deadline_after(std::chrono::seconds(1));
@@ -43,7 +44,7 @@ inline std::optional<ShownDialog> find_consent_dialog(nd_linux::X11Display& disp
         auto cls = display.wait<xcb_get_property_reply_t>(
             xcb_get_property(c, 0, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 64), deadline);
         if (!cls.ok() || !*cls
-            || nd_linux::property_wm_class(cls->value.get()).class_name != nd_linux::X11ConsentDialog::WM_CLASS_NAME)
+            || nd_linux::property_wm_class(cls->value.get()).class_name != wm_class)
             continue;
         auto attributes = display.wait<xcb_get_window_attributes_reply_t>(xcb_get_window_attributes(c, w), deadline);
         auto origin = display.wait<xcb_translate_coordinates_reply_t>(xcb_translate_coordinates(c, w, display.root(), 0, 0), deadline);
@@ -59,12 +60,13 @@ inline std::optional<ShownDialog> find_consent_dialog(nd_linux::X11Display& disp
 // The dialog once shown and placed: found at the same place twice, 100 ms apart. Nullopt when it did
 // not settle within `timeout`.
 inline std::optional<ShownDialog> wait_for_consent_dialog(nd_linux::X11Display& display,
-                                                          std::chrono::milliseconds timeout = std::chrono::seconds(10))
+                                                          std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                                                          std::string_view wm_class = nd_linux::X11ConsentDialog::WM_CLASS_NAME)
 {
     std::optional<ShownDialog> last;
     const auto end = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < end) {
-        auto now = find_consent_dialog(display);
+        auto now = find_consent_dialog(display, wm_class);
         if (now && last && now->window == last->window && now->frame.x == last->frame.x && now->frame.y == last->frame.y)
             return now;
         last = now;

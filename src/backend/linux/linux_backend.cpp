@@ -44,6 +44,7 @@ void LinuxBackend::open_takeover_parts()
     m_person_rule = std::make_unique<PersonRule>(name, *m_press_clock);
     m_person_rule->start();
     m_consent = std::make_unique<X11ConsentDialog>(name, *m_person_rule);
+    m_confirm = std::make_unique<X11ConfirmDialog>(name, *m_person_rule);
     // Takeover needs all three: XTEST to act, XInput 2.1 to see the person, SHAPE for a
     // click-through indicator. Without one of them the engine grants no takeover (the registry
     // says which is missing).

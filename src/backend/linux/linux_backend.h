@@ -12,6 +12,7 @@
 #include "backend/linux/atspi/atspi_tree_reader.h"
 #include "backend/linux/x11/x11_capture.h"
 #include "backend/linux/x11/x11_clipboard.h"
+#include "backend/linux/x11/x11_confirm_dialog.h"
 #include "backend/linux/x11/x11_consent_dialog.h"
 #include "backend/linux/x11/x11_input.h"
 #include "backend/linux/x11/x11_overlay.h"
@@ -46,6 +47,7 @@ public:
     nd_core::Clipboard* clipboard() override { return m_clipboard.get(); }
     nd_core::Overlay* overlay() override { return m_overlay.get(); }
     nd_core::ConsentProvider* consent_dialog() override { return m_consent.get(); }
+    nd_core::ConfirmProvider* confirm_dialog() override { return m_confirm.get(); }
     nd_core::Screen* screen() override { return m_screen.get(); }
     // Every nish process's consent dialog, indicator and Continue button on this display, found by
     // their mark, so that no input of ours lands on one (x11_own_surfaces.h).
@@ -79,6 +81,7 @@ private:
     std::unique_ptr<X11InputWatcher> m_watcher;
     std::unique_ptr<X11Overlay> m_overlay;
     std::unique_ptr<X11ConsentDialog> m_consent;
+    std::unique_ptr<X11ConfirmDialog> m_confirm;
     std::unique_ptr<AtspiTreeReader> m_trees;
     std::unique_ptr<AtspiFinder> m_finder;
     std::unique_ptr<AtspiActuator> m_actuator;

@@ -8,6 +8,7 @@
 #include "core/backend/actuator.h"
 #include "core/backend/capture.h"
 #include "core/backend/clipboard.h"
+#include "core/backend/confirm.h"
 #include "core/backend/consent.h"
 #include "core/backend/element_finder.h"
 #include "core/backend/input_lease.h"
@@ -56,6 +57,9 @@ public:
     // The platform's own consent dialog (§6), the default consent provider with this backend;
     // null when the backend has none (then only --consent auto grants anything).
     virtual ConsentProvider* consent_dialog() { return nullptr; }
+    // The platform's own confirm dialog (core/backend/confirm.h) for confirm mode; null when the
+    // backend has none (then confirm mode refuses every call it would ask about).
+    virtual ConfirmProvider* confirm_dialog() { return nullptr; }
 };
 
 } // namespace nd_core

@@ -24,6 +24,8 @@ std::string surface_words(std::string_view kind)
         return "takeover indicator";
     if (kind == "continue_button")
         return "Continue button";
+    if (kind == "confirm_dialog")
+        return "confirm dialog";
     return std::string(kind);
 }
 

@@ -44,6 +44,12 @@ ConsentControl ConsentLayout::hit(int x, int y) const
 
 std::string clean_app_name(std::string_view name)
 {
+    auto out = clean_text(name, ConsentLayout::MAX_APP_CHARS);
+    return out.empty() ? "(unnamed app)" : out;
+}
+
+std::string clean_text(std::string_view name, std::size_t max_chars)
+{
     std::string out;
     std::size_t chars = 0;
     for (std::size_t i = 0; i < name.size();) {
@@ -54,7 +60,7 @@ std::string clean_app_name(std::string_view name)
             continue;
         }
         if (!hidden_or_reordering(cp)) {
-            if (chars == ConsentLayout::MAX_APP_CHARS) {
+            if (chars == max_chars) {
                 out += "\u2026";
                 break;
             }
@@ -66,8 +72,7 @@ std::string clean_app_name(std::string_view name)
     // Leading and trailing spaces would only make the name look indented or empty.
     auto first = out.find_first_not_of(' ');
     auto last = out.find_last_not_of(' ');
-    out = first == std::string::npos ? std::string{} : out.substr(first, last - first + 1);
-    return out.empty() ? "(unnamed app)" : out;
+    return first == std::string::npos ? std::string{} : out.substr(first, last - first + 1);
 }
 
 std::string lease_text(std::int64_t lease_s)
@@ -112,6 +117,47 @@ ConsentLayout layout_consent(const nd_core::ConsentRequest& req)
         tick_row(out.clipboard, out.clipboard_box);
 
     y += 14;
+    out.allow = {out.width - MARGIN - BUTTON_WIDTH, y, BUTTON_WIDTH, BUTTON_HEIGHT};
+    out.deny = {out.allow.x - BUTTON_GAP - BUTTON_WIDTH, y, BUTTON_WIDTH, BUTTON_HEIGHT};
+    out.notice = {MARGIN, y, out.deny.x - BUTTON_GAP - MARGIN, BUTTON_HEIGHT};
+    out.height = y + BUTTON_HEIGHT + 20;
+    return out;
+}
+
+ConsentLayout layout_confirm(const nd_core::ConfirmRequest& req, std::int64_t timeout_s)
+{
+    ConsentLayout out;
+    const int text_width = out.width - 2 * MARGIN;
+    int y = 20;
+    out.texts.push_back({{MARGIN, y, text_width, HEADER_HEIGHT}, std::string(CONFIRM_HEADER), true});
+    y += HEADER_HEIGHT;
+    auto line = [&](std::string text) {
+        out.texts.push_back({{APP_INDENT, y, out.width - APP_INDENT - MARGIN, LINE_HEIGHT}, std::move(text), false});
+        y += LINE_HEIGHT;
+    };
+    std::string_view verb = req.verb;
+    if (verb.starts_with("desk_"))
+        verb.remove_prefix(5);
+    line("Action: " + clean_app_name(verb));
+    if (!req.app.empty())
+        line("App: " + clean_app_name(req.app));
+    if (!req.window.empty())
+        line("Window: " + clean_text(req.window, ConsentLayout::MAX_APP_CHARS));
+    if (!req.target.empty())
+        line("On: " + clean_text(req.target, ConsentLayout::MAX_APP_CHARS));
+    if (req.text_chars) {
+        std::string text = "Text: " + std::to_string(*req.text_chars) + (*req.text_chars == 1 ? " character" : " characters");
+        // The first characters only where the field is known not to be a password field.
+        if (req.secure)
+            text += " (a password field: not shown)";
+        else if (auto start = clean_text(req.text_start, nd_core::CONFIRM_TEXT_START); !start.empty())
+            text += ", starting \u201c" + start + (*req.text_chars > static_cast<std::int64_t>(nd_core::CONFIRM_TEXT_START) ? "\u2026" : "") + "\u201d";
+        line(std::move(text));
+    }
+    y += 8;
+    out.texts.push_back({{MARGIN, y, text_width, LINE_HEIGHT},
+        "No answer within " + std::to_string(timeout_s) + " s counts as Deny.", false});
+    y += LINE_HEIGHT + 24;
     out.allow = {out.width - MARGIN - BUTTON_WIDTH, y, BUTTON_WIDTH, BUTTON_HEIGHT};
     out.deny = {out.allow.x - BUTTON_GAP - BUTTON_WIDTH, y, BUTTON_WIDTH, BUTTON_HEIGHT};
     out.notice = {MARGIN, y, out.deny.x - BUTTON_GAP - MARGIN, BUTTON_HEIGHT};

@@ -5,6 +5,7 @@
 // in window coordinates. No X or cairo here, so the layout is the same whether or not anything is
 // drawn, and tests click exactly where the dialog hit-tests.
 
+#include "core/backend/confirm.h"
 #include "core/backend/consent.h"
 
 #include <cstdint>
@@ -59,10 +60,18 @@ inline constexpr std::string_view CONSENT_REFUSED_NOTICE = "Not taken: only your
 // controls that could make it read as something else, at most MAX_APP_CHARS code points (then "…").
 // Empty names show as "(unnamed app)".
 std::string clean_app_name(std::string_view name);
+// The same cleaning for any untrusted text, bounded at `max_chars` code points (then "…"); empty
+// stays empty.
+std::string clean_text(std::string_view text, std::size_t max_chars);
 
 // "for 5 minutes", rounded up to whole minutes; "for this session" when the lease is not set.
 std::string lease_text(std::int64_t lease_s);
 
 ConsentLayout layout_consent(const nd_core::ConsentRequest&);
+
+// The confirm dialog (x11_confirm_dialog.h): what the call does and to what, one line each, then
+// how long it waits; Allow and Deny, no tick lines.
+inline constexpr std::string_view CONFIRM_HEADER = "An AI agent asks to do this. Allow it?";
+ConsentLayout layout_confirm(const nd_core::ConfirmRequest&, std::int64_t timeout_s);
 
 } // namespace nd_linux

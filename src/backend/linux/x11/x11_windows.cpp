@@ -1,5 +1,6 @@
 #include "backend/linux/x11/x11_windows.h"
 
+#include "backend/linux/x11/x11_confirm_dialog.h"
 #include "backend/linux/x11/x11_consent_dialog.h"
 #include "backend/linux/x11/x11_properties.h"
 #include "backend/linux/x11/x11_reply.h"
@@ -226,9 +227,9 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         if (auto owner = property_u32(transient_for.value.get()); !owner.empty() && owner[0] != root)
             info.transient_for = owner[0];
         auto cls = property_wm_class(wm_class.value.get());
-        // A driver's consent dialog is never a target (§6); the indicator is override-redirect and
+        // A driver's consent dialog and a confirm dialog are never a target (§6); the indicator is override-redirect and
         // never listed in the first place.
-        if (cls.class_name == X11ConsentDialog::WM_CLASS_NAME)
+        if (cls.class_name == X11ConsentDialog::WM_CLASS_NAME || cls.class_name == X11ConfirmDialog::WM_CLASS_NAME)
             continue;
         info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
         if (info.app.empty() && m_display.is_local())
