@@ -9,13 +9,13 @@
 #include "backend/backend_select.h"
 #include "driver/control/control_pipe.h"
 #include "driver/dispatcher.h"
+#include "mcp/control_fds.h"
 #include "mcp/mcp_server.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -57,37 +57,8 @@ struct Options {
     nd_backend::BackendOptions backend;
     std::string consent;
     bool json = false;
-    int control_in = -1; // --control-fd IN,OUT; -1 without a control pipe
-    int control_out = -1;
+    std::optional<nd_mcp::ControlFds> control; // --control-fd IN,OUT
 };
-
-// "IN,OUT": two open descriptors the host passed down, neither stdin nor stdout (MCP owns those).
-bool parse_control_fds(const std::string& value, Options& o, std::string& error)
-{
-    auto comma = value.find(',');
-    auto number = [](const std::string& text, int& out) {
-        if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-            return false;
-        out = std::stoi(text);
-        return true;
-    };
-    if (comma == std::string::npos || !number(value.substr(0, comma), o.control_in)
-        || !number(value.substr(comma + 1), o.control_out)) {
-        error = "--control-fd takes IN,OUT: two descriptor numbers";
-        return false;
-    }
-    for (int fd : {o.control_in, o.control_out}) {
-        if (fd == STDIN_FILENO || fd == STDOUT_FILENO) {
-            error = "--control-fd cannot use stdin or stdout: MCP uses them";
-            return false;
-        }
-        if (::fcntl(fd, F_GETFD) < 0) {
-            error = "--control-fd: descriptor " + std::to_string(fd) + " is not open";
-            return false;
-        }
-    }
-    return true;
-}
 
 bool parse(int argc, char** argv, Options& o, std::string& error)
 {
@@ -122,7 +93,8 @@ bool parse(int argc, char** argv, Options& o, std::string& error)
             } else {
                 fds = a.substr(13);
             }
-            if (!parse_control_fds(fds, o, error))
+            o.control = nd_mcp::parse_control_fds(fds, error, "MCP uses them");
+            if (!o.control)
                 return false;
         } else if (a == "--json") {
             o.json = true;
@@ -184,11 +156,10 @@ int run_mcp(const Options& o)
         "root: <token>. Act with element tokens; after a structure change, read again. Failed calls carry "
         "error.disposition.retry and one suggestion.";
     std::optional<nd_driver::ControlPipe> control;
-    if (o.control_in >= 0) {
+    if (o.control) {
         // Apps this driver starts must not inherit the host's pipe.
-        for (int fd : {o.control_in, o.control_out})
-            ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-        control.emplace(engine, o.control_in, o.control_out);
+        nd_mcp::close_control_fds_on_exec(*o.control);
+        control.emplace(engine, o.control->in, o.control->out);
         if (auto started = control->start(); !started.ok()) {
             std::cerr << "nish-driver: " << started.error().text() << "\n";
             return 2;

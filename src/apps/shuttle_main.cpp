@@ -1,6 +1,6 @@
 // shuttle: the desk daemon, its CLI and its MCP front (docs/desk.md).
 //
-//   shuttle daemon [--backend auto|linux|mock] [--socket PATH]
+//   shuttle daemon [--backend auto|linux|mock] [--socket PATH] [--control-fd IN,OUT]
 //   shuttle desk VERB [JSON | --name value ...] [--out FILE]
 //   shuttle mcp
 //   shuttle stop | shuttle resume
@@ -14,10 +14,12 @@
 #include "desk/mcp/mcp_front.h"
 #include "desk/wire/endpoint.h"
 #include "backend/backend_select.h"
+#include "mcp/control_fds.h"
 
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,12 +34,18 @@ void on_signal(int)
 }
 
 constexpr const char* USAGE = R"(usage:
-  shuttle daemon [--backend auto|linux|mock] [--socket PATH]   serve the desk wire
+  shuttle daemon [--backend auto|linux|mock] [--socket PATH] [--control-fd IN,OUT]
+                                                                serve the desk wire
   shuttle desk VERB [JSON | --name value ...] [--out FILE]      call one desk verb
   shuttle mcp                                                   MCP stdio front for the desk
   shuttle stop | shuttle resume                                 safety stop: halt every call / lift it
   shuttle plugins                                               the plugins and services the plugin directory loads and refuses (JSON)
   shuttle --version
+
+--control-fd IN,OUT: a host app's control pipe on two inherited descriptors (not 0 or 1; may be
+the same one, a socket pair's end). JSON lines: confirm.request out, confirm.answer,
+safety_stop and safety_resume in; the host then answers confirm mode's questions.
+See docs/desk-control.md.
 
 The socket: SHUTTLE_SOCKET, else $XDG_CACHE_HOME/loomhand/shuttle/desk.sock, else
 ~/.cache/loomhand/shuttle/desk.sock. The config: SHUTTLE_CONFIG, else
@@ -48,12 +56,23 @@ int run_daemon(const std::vector<std::string>& args)
 {
     nd_backend::BackendOptions backend_options;
     std::string socket;
+    std::optional<nd_mcp::ControlFds> control;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--backend" && i + 1 < args.size())
             backend_options.name = args[++i];
         else if (args[i] == "--socket" && i + 1 < args.size())
             socket = args[++i];
-        else {
+        else if ((args[i] == "--control-fd" && i + 1 < args.size()) || args[i].rfind("--control-fd=", 0) == 0) {
+            const std::string value = args[i] == "--control-fd" ? args[++i] : args[i].substr(13);
+            std::string error;
+            control = nd_mcp::parse_control_fds(value, error);
+            if (!control) {
+                std::cerr << "shuttle daemon: " << error << "\n" << USAGE;
+                return 2;
+            }
+            // The runtime, plugins and services the daemon starts must not inherit the host's pipe.
+            nd_mcp::close_control_fds_on_exec(*control);
+        } else {
             std::cerr << "shuttle daemon: unknown argument " << args[i] << "\n" << USAGE;
             return 2;
         }
@@ -68,6 +87,7 @@ int run_daemon(const std::vector<std::string>& args)
     }
     nd_desk::DaemonOptions options;
     options.endpoint = socket;
+    options.control = control;
     const std::string config_path = nd_desk::config_path();
     auto config = nd_desk::load_config(config_path);
     if (config)

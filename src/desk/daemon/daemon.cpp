@@ -66,12 +66,23 @@ nd_core::Result<std::unique_ptr<Daemon>> Daemon::open(nd_core::Backend& backend,
     if (daemon->m_stop_fd < 0 || !daemon->m_watcher->ok())
         return make_error(ErrorCode::internal_error, "the daemon could not make its event descriptors");
     daemon->m_listen = TRY(listen_on(daemon->m_options.endpoint, group));
+    if (const auto& fds = daemon->m_options.control) {
+        Daemon* d = daemon.get();
+        d->m_host = std::make_unique<HostControl>(fds->in, fds->out, [d](bool stop) { d->set_safety_stop(stop); },
+            d->m_options.control_options);
+        TRY_VOID(d->m_host->start());
+        // Before serving: every confirm question goes to the host from the first call on.
+        d->m_desk->set_confirm_provider(d->m_host.get());
+    }
     return daemon;
 }
 
 Daemon::~Daemon()
 {
     request_stop();
+    // First, so its reader raises no safety stop while the rest goes.
+    if (m_host)
+        m_host->stop();
     m_router->close_all();
     m_supervisor->stop();
     {
@@ -82,6 +93,7 @@ Daemon::~Daemon()
     for (auto& c : m_connections)
         if (c.thread.joinable())
             c.thread.join();
+    m_desk->set_confirm_provider(nullptr);
     if (m_listen >= 0) {
         ::close(m_listen);
         ::unlink(m_options.endpoint.c_str());
@@ -152,6 +164,9 @@ void Daemon::run()
         ::shutdown(c.fd, SHUT_RDWR);
     m_router->close_all();
     m_desk->safety_stop().wake_all();
+    // A call waiting for the host's confirm answer ends now; later questions fail.
+    if (m_host)
+        m_host->stop();
     // The services last: SIGTERM, their grace, then their groups.
     m_supervisor->stop();
 }
@@ -202,6 +217,15 @@ void Daemon::serve(int fd)
     }
 }
 
+void Daemon::set_safety_stop(bool stop)
+{
+    if (stop) {
+        m_desk->safety_stop().stop();
+        m_router->close_all();
+    } else
+        m_desk->safety_stop().resume();
+}
+
 w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::atomic<bool>* gone, int fd)
 {
     std::string scratch;
@@ -214,11 +238,7 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
         if (peer.uid != ::geteuid())
             return w::error_text(std::string(*tool) + " is answered only to the daemon's own user");
         const bool stop = *tool == "safety_stop";
-        if (stop) {
-            m_desk->safety_stop().stop();
-            m_router->close_all();
-        } else
-            m_desk->safety_stop().resume();
+        set_safety_stop(stop);
         return w::ok_text(ok_json(stop).dump());
     }
     if (!m_options.config)

@@ -13,6 +13,7 @@
 
 #include "desk/config.h"
 #include "desk/daemon/call_watcher.h"
+#include "desk/daemon/host_control.h"
 #include "desk/desk.h"
 #include "desk/models/model_client.h"
 #include "desk/models/model_tool.h"
@@ -21,6 +22,7 @@
 #include "desk/services/service_router.h"
 #include "desk/services/service_supervisor.h"
 #include "desk/wire/wire.h"
+#include "mcp/control_fds.h"
 
 #include <atomic>
 #include <functional>
@@ -46,6 +48,10 @@ struct DaemonOptions {
     std::function<void(const std::string&)> log;
     // Where the model tools read their key: the daemon's environment unless a test says otherwise.
     ModelClient::KeyLookup model_keys = ModelClient::environment_key;
+    // --control-fd IN,OUT: the host's control channel (host_control.h), which then answers confirm
+    // mode's questions and may raise or lift the safety stop. The caller keeps both open.
+    std::optional<nd_mcp::ControlFds> control;
+    HostControlOptions control_options;
 };
 
 struct PeerCred {
@@ -70,6 +76,8 @@ public:
 
     const std::string& endpoint() const { return m_options.endpoint; }
     Desk& desk() { return *m_desk; }
+    // The host's control channel; null without --control-fd.
+    HostControl* host_control() { return m_host.get(); }
     // The plugin directory as it was read when the daemon started (empty when config.toml did not load).
     const PluginSet& plugins() const { return m_plugins; }
     // The services it runs (none when config.toml did not load).
@@ -81,6 +89,8 @@ public:
 
 private:
     Daemon(nd_core::Backend&, DaemonOptions);
+    // safety_stop (true) or safety_resume (false), from the wire or the host's control channel.
+    void set_safety_stop(bool stop);
     void serve(int fd);
     void reap_finished();
     // A service tool's call on `fd` (daemon_service.cpp): true when the connection goes on (the
@@ -103,6 +113,7 @@ private:
     std::unique_ptr<ServiceRouter> m_router;
     std::unique_ptr<ServiceSupervisor> m_supervisor;
     std::unique_ptr<ModelClient> m_models;
+    std::unique_ptr<HostControl> m_host; // the desk's confirm provider while it lives
     RunOwner m_runs;
     std::atomic<std::uint64_t> m_run_count{0};
     int m_listen = -1;

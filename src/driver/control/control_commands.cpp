@@ -1,7 +1,7 @@
 #include "driver/control/control_commands.h"
 
-#include "core/engine/act_result.h"
 #include "core/encode/json_writer.h"
+#include "mcp/control_lines.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,45 +17,11 @@ using nd_core::JsonWriter;
 
 namespace {
 
-// What the host sent that a reply repeats: bounded, so a reply line stays small whatever came in.
-constexpr std::size_t MAX_ECHO_CHARS = 128;
+using Request = nd_mcp::ControlRequest;
 
-struct Request {
-    std::string method;
-    nlohmann::json params = nlohmann::json::object();
-    nlohmann::json id; // null when absent or not a string or integer
-};
+std::string error_line(const Error& e, const Request* request) { return nd_mcp::control_error_line(e, request); }
 
-void write_id(JsonWriter& w, const nlohmann::json& id)
-{
-    if (id.is_string())
-        w.field("id", id.get_ref<const std::string&>().substr(0, MAX_ECHO_CHARS));
-    else if (id.is_number_integer())
-        w.field("id", id.get<std::int64_t>());
-}
-
-std::string error_line(const Error& e, const Request* request)
-{
-    std::string out;
-    JsonWriter w(out);
-    w.begin_object().field("event", "error");
-    if (request && !request->method.empty())
-        w.field("method", std::string_view(request->method).substr(0, MAX_ECHO_CHARS));
-    else
-        w.key("method").null();
-    if (request)
-        write_id(w, request->id);
-    w.key("error");
-    nd_core::write_error_object(w, e);
-    w.end_object();
-    return out;
-}
-
-void begin_ack(JsonWriter& w, const Request& r)
-{
-    w.begin_object().field("event", "ack").field("method", r.method);
-    write_id(w, r.id);
-}
+void begin_ack(JsonWriter& w, const Request& r) { nd_mcp::begin_control_ack(w, r); }
 
 void write_ids(JsonWriter& w, std::string_view key, const std::vector<std::string>& ids)
 {
@@ -80,28 +46,14 @@ nd_core::Result<std::optional<std::string>> session_param(const Request& r)
 
 std::string ControlCommands::line_too_long(std::size_t max_line_bytes)
 {
-    return error_line(Error(ErrorCode::invalid_arguments,
-                          "the line is longer than " + std::to_string(max_line_bytes) + " bytes and was skipped"),
-        nullptr);
+    return nd_mcp::control_line_too_long(max_line_bytes);
 }
 
 std::string ControlCommands::handle(std::string_view line)
 {
-    auto doc = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
-        return error_line(Error(ErrorCode::invalid_arguments, "a control line must be one JSON object"), nullptr);
     Request r;
-    if (auto id = doc.find("id"); id != doc.end() && (id->is_string() || id->is_number_integer()))
-        r.id = *id;
-    auto method = doc.find("method");
-    if (method == doc.end() || !method->is_string())
-        return error_line(Error(ErrorCode::invalid_arguments, "a control line needs a method string"), &r);
-    r.method = method->get<std::string>();
-    if (auto params = doc.find("params"); params != doc.end() && !params->is_null()) {
-        if (!params->is_object())
-            return error_line(Error(ErrorCode::invalid_arguments, "params must be an object"), &r);
-        r.params = *params;
-    }
+    if (auto bad = nd_mcp::parse_control_request(line, r))
+        return std::move(*bad);
 
     std::string out;
     JsonWriter w(out);

@@ -6,22 +6,21 @@
 // whichever thread paused or resumed. Every line is written whole under one lock, so acks and
 // events never interleave inside a line.
 //
-// Writes are bounded: OUT is made non-blocking and a line that cannot be written within the write
-// timeout (a host that stopped reading) closes the output for good, so a stuck host never holds
-// the engine. End of file on IN ends the reader quietly; events still go out. The pipe does not
-// own the descriptors' lifetime beyond closing nothing: the caller keeps them open while it runs.
+// The line IO (the reader thread, bounded non-blocking writes, end of file on IN) is
+// nd_mcp::LineChannel's and the waiting for approvals nd_mcp::RequestBroker's: shuttle's host
+// channel uses the same. Writes are bounded, so a stuck host never holds the engine. End of file on
+// IN ends the reader quietly; events still go out. The pipe closes neither descriptor: the caller
+// keeps them open while it runs.
 
 #include "core/engine/engine.h"
 #include "core/engine/engine_events.h"
 #include "driver/control/approval_broker.h"
 #include "driver/control/control_commands.h"
+#include "mcp/line_channel.h"
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
-#include <mutex>
 #include <string_view>
-#include <thread>
 
 namespace nd_driver {
 
@@ -54,20 +53,10 @@ public:
     ApprovalBroker& approvals() { return m_approvals; }
 
 private:
-    void read_loop();
-    bool write_line(std::string_view line);
-    bool output_alive() const;
-
     nd_core::Engine& m_engine;
     ApprovalBroker m_approvals; // before m_commands, which points at it
     ControlCommands m_commands;
-    int m_in_fd;
-    int m_out_fd;
-    ControlPipeOptions m_options;
-    int m_wake_pipe[2] = {-1, -1};
-    std::thread m_reader;
-    std::mutex m_write_mutex;
-    bool m_output_closed = false; // guarded by m_write_mutex
+    nd_mcp::LineChannel m_channel;
     bool m_hooked = false;
 };
 
