@@ -55,7 +55,12 @@ TEST(DeskConfig, ErrorsNameTheKeyOrThePlace)
         {"[input]\nbackground = 1\n", "input.background must be true or false"},
         {"[input]\nmode = \"sideways\"\n", "input.mode must be"},
         {"[input]\nmode = \"foreground\"\nbackground = true\n", "contradicts input.mode"},
-        {"[input]\nconfirm = \"always\"\n", "input.confirm"},
+        {"[input]\nconfirm = \"always\"\n", "input.confirm must be \"off\", \"acts\" or \"all\""},
+        {"[input]\nconfirm = true\n", "input.confirm must be"},
+        {"[input]\nconfirm_timeout_s = 0\n", "input.confirm_timeout_s must be a whole number of seconds from 1 to 600"},
+        {"[input]\nconfirm_timeout_s = 601\n", "input.confirm_timeout_s"},
+        {"[input]\nconfirm_timeout_s = 2.5\n", "input.confirm_timeout_s"},
+        {"[input]\nconfirm_timeout_s = \"30\"\n", "input.confirm_timeout_s"},
         {"[tools]\nplugins = \"relative\"\n", "absolute"},
         {"[tools]\nscript_run = 0\n", "tools.script_run must be true or false"},
         {"[nonsense]\n", "unknown key"},
@@ -68,6 +73,22 @@ TEST(DeskConfig, ErrorsNameTheKeyOrThePlace)
         EXPECT_NE(r.error().message.find(c.expected), std::string::npos) << c.text << " -> " << r.error().message;
         EXPECT_NE(r.error().message.find("config.toml"), std::string::npos);
     }
+}
+
+TEST(DeskConfig, ConfirmIsOffActsOrAllWithATimeout)
+{
+    using Confirm = nd_desk::DeskConfig::ConfirmMode;
+    auto none = parse_config("", "/x/config.toml");
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(none->confirm, Confirm::off);
+    EXPECT_EQ(none->confirm_timeout_s, 30);
+    auto acts = parse_config("[input]\nconfirm = \"acts\"\nconfirm_timeout_s = 45\n", "/x/config.toml");
+    ASSERT_TRUE(acts.ok()) << acts.error().text();
+    EXPECT_EQ(acts->confirm, Confirm::acts);
+    EXPECT_EQ(acts->confirm_timeout_s, 45);
+    auto all = parse_config("[input]\nconfirm = \"all\"\n", "/x/config.toml");
+    ASSERT_TRUE(all.ok());
+    EXPECT_EQ(all->confirm, Confirm::all);
 }
 
 TEST(DeskConfig, InputModeIsForegroundBackgroundOrAutoAndBackgroundTrueMeansBackground)

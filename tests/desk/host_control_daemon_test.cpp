@@ -64,6 +64,44 @@ TEST(HostControlDaemon, TheDaemonAsksItsHost)
     EXPECT_EQ(plain.daemon().host_control(), nullptr);
 }
 
+// Confirm mode answered by the host, end to end: a client's desk_click over the wire waits for the
+// host's confirm.answer; allowed it runs, denied it fails with confirm_refused and sends nothing.
+TEST(HostControlDaemon, TheHostAnswersConfirmModeForAWireCall)
+{
+    namespace w = nd_desk::wire;
+    nd_test::TempDir dir;
+    int fds[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+    nd_desk::DeskConfig config;
+    config.confirm = nd_desk::DeskConfig::ConfirmMode::acts;
+    nd_test::MockDaemon daemon(dir.socket(), config, [&](nd_desk::DaemonOptions& o) { o.control = nd_mcp::ControlFds{fds[0], fds[0]}; });
+    LineIn host(fds[1]);
+    auto click = [&] {
+        return std::async(std::launch::async, [&] {
+            auto client = w::Client::connect(daemon.daemon().endpoint());
+            EXPECT_TRUE(client.ok());
+            return client->call(w::Request{"", "desk_click", {{"x", 320}, {"y", 252}}}, w::Clock::now() + 10s);
+        });
+    };
+    for (bool allow : {true, false}) {
+        auto call = click();
+        const auto request = host.next_json();
+        ASSERT_EQ(request["event"], "confirm.request") << request.dump();
+        EXPECT_EQ(request["verb"], "desk_click");
+        EXPECT_EQ(request["target"], "the point (320, 252)");
+        EXPECT_EQ(call.wait_for(200ms), std::future_status::timeout) << "the click ran before the host answered";
+        write_line(fds[1], json({{"method", "confirm.answer"}, {"params", {{"request", request["request"]}, {"allow", allow}}}}).dump());
+        EXPECT_EQ(host.next_json()["event"], "ack");
+        auto r = call.get();
+        ASSERT_EQ(r.status, w::Client::CallStatus::answered);
+        EXPECT_EQ(r.response.is_error, !allow) << r.response.text;
+        if (!allow) {
+            EXPECT_NE(r.response.text.find("the person refused desk_click"), std::string::npos) << r.response.text;
+        }
+    }
+    ::close(fds[1]);
+}
+
 // The real program: --control-fd on a socket pair's end as descriptor 3, close-on-exec.
 TEST(HostControlDaemon, ShuttleDaemonControlFd)
 {

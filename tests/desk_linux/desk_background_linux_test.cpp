@@ -224,3 +224,38 @@ TEST_F(DeskBackground, ScrollMovesTheScrollBarOfAListBehindAndReadsItBack)
 }
 
 } // namespace
+
+// The allowlist gates named background input by its target app (the named window's, the node's),
+// not by the window on top at the point: with only zenity allowed, the factory behind it takes no
+// background type, click or scroll, and nothing reaches it; zenity's own window still does.
+TEST_F(DeskBackground, TheAllowlistGatesBackgroundInputByItsTargetApp)
+{
+    nd_desk::DeskConfig config;
+    config.input_mode = Mode::background;
+    config.allow = {"zenity"};
+    use_config(std::move(config));
+    auto factory = start({"gtk3-widget-factory"}, FACTORY_ELEMENTS);
+    auto snap = read(factory); // the test's own read; the verbs' reads would refuse the app
+    const auto entry = entry_of(*snap);
+    ASSERT_GE(entry, 0);
+    const auto key = snap->elements[static_cast<std::size_t>(entry)].key;
+    const auto token = id(*snap, entry);
+    const auto value = value_of(factory, fresh(factory, key));
+    auto front = start({"zenity", "--entry", "--title", "Allowed", "--text", "allowed app"}, 3);
+
+    auto typed = call("type", {{"text", "x"}, {"id", token}});
+    EXPECT_NE(typed.error.find("app_out_of_scope"), std::string::npos) << typed.error;
+    auto clicked = call("click", {{"x", 20}, {"y", 20}, {"window", factory.title}});
+    EXPECT_FALSE(clicked.ok);
+    auto scrolled = call("scroll", {{"direction", "down"}, {"window", factory.title}});
+    EXPECT_FALSE(scrolled.ok);
+    for (const auto* refused : {&clicked, &scrolled})
+        EXPECT_TRUE(refused->error.find("app_out_of_scope") != std::string::npos ||
+                    refused->error.find("window_target_not_found") != std::string::npos) << refused->error;
+    EXPECT_EQ(value_of(factory, fresh(factory, key)), value) << "nothing reached the factory";
+
+    // The allowed app's window takes it.
+    auto allowed = call("type", {{"text", "ok"}, {"window", front.title}});
+    ASSERT_TRUE(allowed.ok) << allowed.error;
+    EXPECT_EQ(allowed.result["input"], "background");
+}
