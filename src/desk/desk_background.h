@@ -14,7 +14,9 @@
 #include "desk/verb.h"
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace nd_desk {
 
@@ -45,6 +47,14 @@ nd_core::Result<VerbReply> background_click(Desk&, DeskInput&, const nlohmann::j
 // (GTK3 counts pixels: a wheel notch there moves 40 to 60), then read back.
 inline constexpr double SCROLL_STEP = 50;
 nd_core::Result<VerbReply> background_scroll(Desk&, DeskInput&, const nlohmann::json& args);
+
+// Background key: the combination sent as key events to the window window or pid names (required),
+// landing on that window's own focus, when its toolkit takes such events (Backend::background_routes:
+// Qt does; GTK, Chromium and xterm drop them, and are refused naming why). A printable key or a
+// paste is refused while a password field has the focus. The window's fields read again: a change
+// of one's text is the effect, else the result is unverified.
+nd_core::Result<VerbReply> background_key(Desk&, const nlohmann::json& args, const std::string& keys,
+    const std::vector<std::string>& keysyms);
 
 // Foreground type into the field the node `id` names: its window brought to the front, then the
 // keyboard focus moved to the field (AT-SPI Component.GrabFocus); the window keys now reach.

@@ -1,5 +1,6 @@
 #include "backend/linux/linux_backend.h"
 
+#include "backend/linux/atspi/atspi_toolkit.h"
 #include "backend/linux/linux_registry.h"
 #include "backend/linux/x11/x11_input_lease.h"
 
@@ -31,6 +32,7 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);
     b->m_finder = std::make_unique<AtspiFinder>(*b->m_bus);
     b->m_actuator = std::make_unique<AtspiActuator>(*b->m_bus);
+    b->m_window_keys = std::make_unique<X11WindowKeys>(*b->m_display);
     return b;
 }
 
@@ -63,6 +65,24 @@ void LinuxBackend::open_takeover_parts()
 nd_core::Result<std::unique_ptr<nd_core::InputLease>> LinuxBackend::lease_input()
 {
     return X11InputLease::take(m_display->name());
+}
+
+nd_core::BackgroundRoutes LinuxBackend::background_routes(const nd_core::WindowInfo& window)
+{
+    std::string toolkit;
+    {
+        std::lock_guard lock(m_toolkits_mutex);
+        auto known = m_toolkits.find(window.pid);
+        if (known != m_toolkits.end()) {
+            toolkit = known->second;
+        } else {
+            toolkit = window.pid > 0 ? toolkit_of_pid(*m_bus, window.pid) : std::string{};
+            if (m_toolkits.size() >= 256)
+                m_toolkits.clear();
+            m_toolkits[window.pid] = toolkit;
+        }
+    }
+    return nd_core::background_routes(toolkit, window.app);
 }
 
 nd_core::RegistryReport LinuxBackend::registry()

@@ -23,10 +23,13 @@
 #include "backend/linux/x11/x11_display.h"
 #include "backend/linux/x11/x11_windows.h"
 #include "backend/linux/x11/x11_window_control.h"
+#include "backend/linux/x11/x11_window_keys.h"
 #include "core/backend/backend.h"
 #include "core/backend/window_control.h"
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 namespace nd_linux {
 
@@ -49,6 +52,9 @@ public:
     nd_core::ConsentProvider* consent_dialog() override { return m_consent.get(); }
     nd_core::ConfirmProvider* confirm_dialog() override { return m_confirm.get(); }
     nd_core::Screen* screen() override { return m_screen.get(); }
+    nd_core::WindowKeys* window_keys() override { return m_window_keys.get(); }
+    // By the window's AT-SPI toolkit (asked once per process) and its WM_CLASS.
+    nd_core::BackgroundRoutes background_routes(const nd_core::WindowInfo&) override;
     // Every nish process's consent dialog, indicator and Continue button on this display, found by
     // their mark, so that no input of ours lands on one (x11_own_surfaces.h).
     nd_core::OwnSurfaces* own_surfaces() override { return m_own_surfaces.get(); }
@@ -85,6 +91,9 @@ private:
     std::unique_ptr<AtspiTreeReader> m_trees;
     std::unique_ptr<AtspiFinder> m_finder;
     std::unique_ptr<AtspiActuator> m_actuator;
+    std::unique_ptr<X11WindowKeys> m_window_keys;
+    std::mutex m_toolkits_mutex;
+    std::map<std::int64_t, std::string> m_toolkits; // AT-SPI toolkit by pid (bounded)
 };
 
 } // namespace nd_linux

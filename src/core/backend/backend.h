@@ -9,6 +9,8 @@
 #include "core/backend/capture.h"
 #include "core/backend/clipboard.h"
 #include "core/backend/confirm.h"
+#include "core/backend/window_keys.h"
+#include "core/model/background_routes.h"
 #include "core/backend/consent.h"
 #include "core/backend/element_finder.h"
 #include "core/backend/input_lease.h"
@@ -60,6 +62,11 @@ public:
     // The platform's own confirm dialog (core/backend/confirm.h) for confirm mode; null when the
     // backend has none (then confirm mode refuses every call it would ask about).
     virtual ConfirmProvider* confirm_dialog() { return nullptr; }
+    // Key events sent to one window without focusing it (window_keys.h); null when the backend
+    // has no such route.
+    virtual WindowKeys* window_keys() { return nullptr; }
+    // The background input routes the window's toolkit takes (model/background_routes.h).
+    virtual BackgroundRoutes background_routes(const WindowInfo&) { return {"", {}, "this backend sends no background input"}; }
 };
 
 } // namespace nd_core

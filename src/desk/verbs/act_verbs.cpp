@@ -27,7 +27,7 @@ VerbDef foreground_only(VerbDef def)
 
 std::vector<VerbDef> act_verbs()
 {
-    return {press(), act(), foreground_only(key()), type(), click(), scroll(), foreground_only(drag()),
+    return {press(), act(), key(), type(), click(), scroll(), foreground_only(drag()),
         shot(), still()};
 }
 

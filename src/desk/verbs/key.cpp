@@ -1,4 +1,5 @@
 #include "desk/desk.h"
+#include "desk/desk_background.h"
 #include "desk/desk_input.h"
 #include "desk/desk_targets.h"
 #include "desk/verbs/act_verb_list.h"
@@ -20,13 +21,17 @@ VerbDef key()
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
             const auto keys = *arg_string(args, "keys");
             const auto keysyms = TRY(parse_key_combination(keys));
-            auto input = TRY(DeskInput::begin(desk, scope));
-            const auto target = TRY(key_target(desk, *input, args));
-            // A printable key or a paste would put text into a password field as type would.
-            if (keys_make_text(keysyms))
-                TRY_VOID(refuse_secure_focus(desk, target));
-            TRY_VOID(input->press_keys(keysyms));
-            return VerbReply{{{"keys", keys}, {"sent", keysyms}, {"window", target.title}, {"pid", target.pid}}, std::nullopt};
+            return by_input_mode(
+                desk, [&] { return background_key(desk, args, keys, keysyms); },
+                [&]() -> nd_core::Result<VerbReply> {
+                    auto input = TRY(DeskInput::begin(desk, scope));
+                    const auto target = TRY(key_target(desk, *input, args));
+                    // A printable key or a paste would put text into a password field as type would.
+                    if (keys_make_text(keysyms))
+                        TRY_VOID(refuse_secure_focus(desk, target));
+                    TRY_VOID(input->press_keys(keysyms));
+                    return VerbReply{{{"keys", keys}, {"sent", keysyms}, {"window", target.title}, {"pid", target.pid}}, std::nullopt};
+                });
         },
     };
 }

@@ -2,6 +2,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_toolkit.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -119,12 +120,7 @@ std::string WarmTrees::toolkit_of(const std::string& app)
     auto known = m_toolkits.find(app);
     if (known != m_toolkits.end())
         return known->second;
-    std::string name;
-    auto reply = m_bus.call({app, ROOT_PATH, IFACE_PROPERTIES, "Get"},
-                            get_property(IFACE_APPLICATION, "ToolkitName"),
-                            deadline_in(std::chrono::milliseconds(500)));
-    if (reply && read_string_variant(reply->get(), name) < 0)
-        name.clear();
+    auto name = toolkit_name(m_bus, app);
     if (m_toolkits.size() >= 1024)
         m_toolkits.clear();
     m_toolkits[app] = name;

@@ -1,0 +1,44 @@
+#include "core/model/background_routes.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace nd_core {
+
+namespace {
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+const std::vector<std::string> ATSPI_ROUTES = {"actions", "text", "value"};
+
+} // namespace
+
+bool BackgroundRoutes::takes(std::string_view route) const
+{
+    return std::find(routes.begin(), routes.end(), route) != routes.end();
+}
+
+BackgroundRoutes background_routes(std::string_view atspi_toolkit, std::string_view wm_class)
+{
+    const auto toolkit = lower(atspi_toolkit);
+    const auto cls = lower(wm_class);
+    if (toolkit.empty() && (cls == "xterm" || cls == "uxterm"))
+        return {"Xt", {}, "xterm refuses key events another program sends (allowSendEvents) and has no accessibility interface"};
+    if (toolkit == "qt")
+        return {"Qt", {"actions", "text", "value", "keys"}, ""};
+    if (toolkit == "gtk")
+        return {"GTK", ATSPI_ROUTES, "GTK reads keys through XInput 2 and drops key events another program sends"};
+    if (toolkit == "chromium" || toolkit == "chrome")
+        return {"Chromium", ATSPI_ROUTES, "Chromium reads keys through XInput 2 and drops key events another program sends"};
+    if (toolkit.empty())
+        return {"", {}, "the app has no accessibility interface, and its handling of key events another program sends is unknown"};
+    return {std::string(atspi_toolkit), ATSPI_ROUTES,
+        "not measured: key events another program sends may be dropped, so none are sent"};
+}
+
+} // namespace nd_core

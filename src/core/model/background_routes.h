@@ -1,0 +1,36 @@
+#pragma once
+
+// Which background input routes a window's toolkit takes (docs/desk-background.md, "Routes per
+// toolkit"): one table, measured on the virtual desktop (tests/desk_linux/desk_background_keys_linux_test.cpp
+// checks the key rows), that background key chooses from and the docs list.
+//
+//   actions  the element's own AT-SPI actions (press, click, activate...)
+//   text     AT-SPI EditableText: text inserted at the caret, read back
+//   value    AT-SPI Value: a scroll bar or slider set, read back
+//   keys     key events sent to the window (XSendEvent): the toolkit reads core key events,
+//            including those another client sends
+//
+// GTK3, GTK4 and Chromium read the keyboard through XInput 2 and drop key events that another
+// client sends to their window; Qt5 reads core key events and takes them; Xt programs such as
+// xterm refuse them (allowSendEvents is off by default) and have no AT-SPI at all.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nd_core {
+
+struct BackgroundRoutes {
+    std::string toolkit;             // "GTK", "Qt", "Chromium", "Xt", or the name the app gave
+    std::vector<std::string> routes; // a subset of actions, text, value, keys, in that order
+    std::string note;                // why a route is missing; empty when none is
+    bool takes(std::string_view route) const;
+};
+
+// The routes of a window from its AT-SPI toolkit name (Application.ToolkitName: "GTK", "gtk",
+// "Qt", "Chromium", ...; empty when the app has no AT-SPI) and its WM_CLASS class. An unknown
+// toolkit with AT-SPI gets the AT-SPI routes and no keys, since keys it might drop are never sent
+// unchecked.
+BackgroundRoutes background_routes(std::string_view atspi_toolkit, std::string_view wm_class);
+
+} // namespace nd_core
