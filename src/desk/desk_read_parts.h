@@ -55,7 +55,8 @@ inline nd_core::Error with_next_step(nd_core::Error e)
 }
 
 // The allowlist-filtered windows list as desk_windows answers it, with the facts it needs read
-// under one lock.
-nd_core::Result<nlohmann::json> read_windows_json(Desk& desk);
+// under one lock; with_routes adds each window's background routes ("background": ["actions",
+// "text", "value", "keys"], the ones its toolkit takes; docs/desk-background.md).
+nd_core::Result<nlohmann::json> read_windows_json(Desk& desk, bool with_routes = false);
 
 } // namespace nd_desk

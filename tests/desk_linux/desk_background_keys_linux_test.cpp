@@ -75,6 +75,16 @@ TEST_F(DeskBackgroundKeys, QtTakesKeysSentToItsWindowAndTheyReadBack)
     const auto before_text = focused_text(editor);
     in_front();
     const auto before = person_view();
+    // desk_windows lists each window's routes where background input is on.
+    auto listed = call("windows", nlohmann::json::object());
+    ASSERT_TRUE(listed.ok) << listed.error;
+    for (const auto& w : listed.result["windows"]) {
+        if (w["pid"] == editor.pid) {
+            EXPECT_EQ(w["background"], nlohmann::json({"actions", "text", "value", "keys"})) << w.dump();
+        } else if (w["app"] == "zenity") {
+            EXPECT_EQ(w["background"], nlohmann::json({"actions", "text", "value"})) << w.dump();
+        }
+    }
     auto keyed = call("key", {{"keys", "q"}, {"pid", editor.pid}});
     ASSERT_TRUE(keyed.ok) << keyed.error;
     EXPECT_EQ(keyed.result["input"], "background");

@@ -5,7 +5,7 @@
 
 namespace nd_desk {
 
-nd_core::Result<nlohmann::json> read_windows_json(Desk& desk)
+nd_core::Result<nlohmann::json> read_windows_json(Desk& desk, bool with_routes)
 {
     auto lock = desk.lock_backend();
     auto all = TRY(desk.all_windows());
@@ -13,7 +13,13 @@ nd_core::Result<nlohmann::json> read_windows_json(Desk& desk)
     for (const auto& w : all)
         if (desk.allows(w))
             allowed.push_back(w);
-    return windows_json(allowed, all, screen_size(desk));
+    auto list = windows_json(allowed, all, screen_size(desk));
+    // The background routes each window's toolkit takes (docs/desk-background.md, "Routes per
+    // toolkit"): the toolkit is asked once per process, and listed only where background input is on.
+    if (with_routes)
+        for (std::size_t i = 0; i < allowed.size(); ++i)
+            list[i]["background"] = desk.backend().background_routes(allowed[i]).routes;
+    return list;
 }
 
 } // namespace nd_desk
@@ -32,7 +38,7 @@ VerbDef windows()
             .args = {},
         },
         .handler = [](Desk& desk, const CallScope&, const nlohmann::json&) -> nd_core::Result<VerbReply> {
-            auto list = TRY(read_windows_json(desk));
+            auto list = TRY(read_windows_json(desk, desk.config().input_mode != DeskConfig::InputMode::foreground));
             return VerbReply{{{"windows", std::move(list)}}, std::nullopt};
         },
     };

@@ -1,0 +1,42 @@
+// The routes-per-toolkit table (core/model/background_routes.h): Qt takes sent key events, GTK
+// (either bridge's name), Chromium and an unknown AT-SPI toolkit get the AT-SPI routes only, and
+// xterm, or an app without AT-SPI, gets none, each saying why.
+
+#include "core/model/background_routes.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using nd_core::background_routes;
+
+TEST(BackgroundRoutes, QtTakesKeysTheOthersDoNot)
+{
+    const auto qt = background_routes("Qt", "codeeditor");
+    EXPECT_EQ(qt.toolkit, "Qt");
+    EXPECT_TRUE(qt.takes("keys"));
+    EXPECT_TRUE(qt.takes("actions"));
+    for (const char* name : {"gtk", "GTK", "Chromium", "chrome", "SomethingNew"}) {
+        const auto r = background_routes(name, "app");
+        EXPECT_FALSE(r.takes("keys")) << name;
+        EXPECT_TRUE(r.takes("text")) << name;
+        EXPECT_FALSE(r.note.empty()) << name;
+    }
+    EXPECT_EQ(background_routes("gtk", "").toolkit, "GTK");
+    EXPECT_EQ(background_routes("SomethingNew", "").toolkit, "SomethingNew");
+}
+
+TEST(BackgroundRoutes, XtermAndAppsWithoutAtspiGetNone)
+{
+    for (const char* cls : {"XTerm", "UXTerm"}) {
+        const auto r = background_routes("", cls);
+        EXPECT_EQ(r.toolkit, "Xt");
+        EXPECT_TRUE(r.routes.empty());
+        EXPECT_NE(r.note.find("allowSendEvents"), std::string::npos);
+    }
+    const auto unknown = background_routes("", "SomeGame");
+    EXPECT_TRUE(unknown.routes.empty());
+    EXPECT_NE(unknown.note.find("no accessibility interface"), std::string::npos);
+}
+
+} // namespace
