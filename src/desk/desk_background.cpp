@@ -336,7 +336,9 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
             before = *value;
         auto inserted = actuator->insert_text(window, e, text);
         if (!inserted) {
-            if (inserted.error().code == ErrorCode::unsupported)
+            // No route (no EditableText: Chromium's web fields) or one the app refused: nothing
+            // was written, so the foreground may still type it.
+            if (inserted.error().code == ErrorCode::unsupported || inserted.error().escalation_reason)
                 return make_error(ErrorCode::background_refused,
                     "the field (" + e.role + ") does not take text through its own interface: " + inserted.error().message);
             return std::move(inserted).error();

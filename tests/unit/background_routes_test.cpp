@@ -19,9 +19,11 @@ TEST(BackgroundRoutes, QtTakesKeysTheOthersDoNot)
     for (const char* name : {"gtk", "GTK", "Chromium", "chrome", "SomethingNew"}) {
         const auto r = background_routes(name, "app");
         EXPECT_FALSE(r.takes("keys")) << name;
-        EXPECT_TRUE(r.takes("text")) << name;
+        EXPECT_TRUE(r.takes("actions")) << name;
         EXPECT_FALSE(r.note.empty()) << name;
     }
+    EXPECT_TRUE(background_routes("gtk", "").takes("text"));
+    EXPECT_FALSE(background_routes("Chromium", "").takes("text")) << "its web fields have no EditableText";
     EXPECT_EQ(background_routes("gtk", "").toolkit, "GTK");
     EXPECT_EQ(background_routes("SomethingNew", "").toolkit, "SomethingNew");
 }

@@ -34,7 +34,9 @@ BackgroundRoutes background_routes(std::string_view atspi_toolkit, std::string_v
     if (toolkit == "gtk")
         return {"GTK", ATSPI_ROUTES, "GTK reads keys through XInput 2 and drops key events another program sends"};
     if (toolkit == "chromium" || toolkit == "chrome")
-        return {"Chromium", ATSPI_ROUTES, "Chromium reads keys through XInput 2 and drops key events another program sends"};
+        return {"Chromium", {"actions", "value"},
+            "Chromium reads keys through XInput 2 and drops key events another program sends, and its web text fields "
+            "offer no EditableText"};
     if (toolkit.empty())
         return {"", {}, "the app has no accessibility interface, and its handling of key events another program sends is unknown"};
     return {std::string(atspi_toolkit), ATSPI_ROUTES,

@@ -11,7 +11,8 @@
 //            including those another client sends
 //
 // GTK3, GTK4 and Chromium read the keyboard through XInput 2 and drop key events that another
-// client sends to their window; Qt5 reads core key events and takes them; Xt programs such as
+// client sends to their window (and Chromium's web text fields offer no EditableText, so they take
+// no text either); Qt5 reads core key events and takes them; Xt programs such as
 // xterm refuse them (allowSendEvents is off by default) and have no AT-SPI at all.
 
 #include <string>
