@@ -5,7 +5,7 @@
 // background key is refused naming it; the person's active window, stacking and pointer are
 // unchanged throughout.
 
-#include "desk_linux/desk_fixture.h"
+#include "desk_linux/background_fixture.h"
 #include "linux/browser_acts.h"
 
 #include "desk/desk_geometry.h"
@@ -18,7 +18,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class DeskBackgroundChromium : public nd_test::DeskLinuxFixture {
+class DeskBackgroundChromium : public nd_test::DeskBackgroundFixture {
 protected:
     void TearDown() override
     {
@@ -26,27 +26,6 @@ protected:
         std::error_code ec;
         if (!m_profile.empty())
             std::filesystem::remove_all(m_profile, ec);
-    }
-
-    struct PersonView {
-        std::int64_t active = 0;
-        std::vector<std::int64_t> order;
-        nd_core::Point pointer;
-        bool operator==(const PersonView&) const = default;
-    };
-    PersonView person_view()
-    {
-        PersonView v;
-        auto all = m_desk->all_windows();
-        for (const auto& w : all ? *all : std::vector<nd_core::WindowInfo>{}) {
-            v.order.push_back(w.window_id);
-            if (w.active)
-                v.active = w.window_id;
-        }
-        auto lock = m_desk->lock_backend();
-        if (auto at = m_backend->input()->pointer_position())
-            v.pointer = *at;
-        return v;
     }
 
     // The first showing row named `name` whose role is one of `roles`, in a fresh read; -1 when none.
@@ -65,9 +44,7 @@ protected:
 
 TEST_F(DeskBackgroundChromium, TypeAndClickReachAPageBehindTheActiveWindowAndReadBack)
 {
-    nd_desk::DeskConfig config;
-    config.input_mode = nd_desk::DeskConfig::InputMode::background;
-    use_config(std::move(config));
+    with_mode(Mode::background);
     m_profile = (std::filesystem::temp_directory_path() / "nish-bg-chromium-XXXXXX").string();
     ASSERT_NE(::mkdtemp(m_profile.data()), nullptr);
     const auto page = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/settings-form.html");
@@ -86,8 +63,7 @@ TEST_F(DeskBackgroundChromium, TypeAndClickReachAPageBehindTheActiveWindowAndRea
     ASSERT_TRUE(box.has_frame);
     ASSERT_FALSE(box.is(nd_core::STATE_CHECKED));
 
-    auto front = start({"zenity", "--info", "--title", "In front", "--text", "the person's window"}, 3);
-    ASSERT_TRUE(nd_test::wait_until([&] { return person_view().active == front.window_id; }, 3s));
+    in_front();
     const auto before = person_view();
 
     // Chromium's web text fields offer no EditableText: background type is refused, nothing written.
@@ -117,9 +93,7 @@ TEST_F(DeskBackgroundChromium, TypeAndClickReachAPageBehindTheActiveWindowAndRea
     EXPECT_EQ(person_view(), before) << "the active window, the stacking and the pointer are the person's";
 
     // Auto types it in the foreground instead: the window raised, the field focused, the text there.
-    nd_desk::DeskConfig automatic;
-    automatic.input_mode = nd_desk::DeskConfig::InputMode::automatic;
-    use_config(std::move(automatic));
+    with_mode(Mode::automatic);
     snap = read(browser);
     const auto row = find_key(*snap, email_key);
     ASSERT_GE(row, 0);

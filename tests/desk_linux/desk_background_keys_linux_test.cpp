@@ -4,7 +4,7 @@
 // pointer unchanged; GTK3 (a zenity entry) and xterm drop such events, so background key refuses
 // them, naming the toolkit, and auto sends the keys in the foreground instead (the text arrives).
 
-#include "desk_linux/desk_fixture.h"
+#include "desk_linux/background_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -15,49 +15,11 @@
 namespace {
 
 using namespace std::chrono_literals;
-using Mode = nd_desk::DeskConfig::InputMode;
 
-class DeskBackgroundKeys : public nd_test::DeskLinuxFixture {
+class DeskBackgroundKeys : public nd_test::DeskBackgroundFixture {
 protected:
-    void with_mode(Mode mode)
-    {
-        nd_desk::DeskConfig config;
-        config.input_mode = mode;
-        use_config(std::move(config));
-    }
-
-    struct PersonView {
-        std::int64_t active = 0;
-        std::vector<std::int64_t> order;
-        nd_core::Point pointer;
-        bool operator==(const PersonView&) const = default;
-    };
-    PersonView person_view()
-    {
-        PersonView v;
-        auto all = m_desk->all_windows();
-        EXPECT_TRUE(all);
-        for (const auto& w : all ? *all : std::vector<nd_core::WindowInfo>{}) {
-            v.order.push_back(w.window_id);
-            if (w.active)
-                v.active = w.window_id;
-        }
-        auto lock = m_desk->lock_backend();
-        auto at = m_backend->input()->pointer_position();
-        if (at)
-            v.pointer = *at;
-        return v;
-    }
-
-    nd_core::WindowInfo in_front()
-    {
-        auto front = start({"zenity", "--info", "--title", "In front", "--text", "the person's window"}, 3);
-        EXPECT_TRUE(nd_test::wait_until([&] { return person_view().active == front.window_id; }, 3s));
-        return front;
-    }
-
     // The text of the window's editable elements, read afresh, one after the other.
-    std::string focused_text(const nd_core::WindowInfo& w)
+    std::string field_texts(const nd_core::WindowInfo& w)
     {
         auto snap = read(w);
         std::string out;
@@ -72,7 +34,7 @@ TEST_F(DeskBackgroundKeys, QtTakesKeysSentToItsWindowAndTheyReadBack)
 {
     with_mode(Mode::background);
     auto editor = start({nd_test::qt5_example("widgets/widgets/codeeditor/codeeditor")}, 3);
-    const auto before_text = focused_text(editor);
+    const auto before_text = field_texts(editor);
     in_front();
     const auto before = person_view();
     // desk_windows lists each window's routes where background input is on.
@@ -91,7 +53,7 @@ TEST_F(DeskBackgroundKeys, QtTakesKeysSentToItsWindowAndTheyReadBack)
     EXPECT_FALSE(keyed.result.contains("unverified")) << keyed.result.dump();
     auto shifted = call("key", {{"keys", "shift+z"}, {"pid", editor.pid}});
     ASSERT_TRUE(shifted.ok) << shifted.error;
-    EXPECT_TRUE(nd_test::wait_until([&] { return focused_text(editor) == before_text + "qZ"; }, 3s)) << focused_text(editor);
+    EXPECT_TRUE(nd_test::wait_until([&] { return field_texts(editor) == before_text + "qZ"; }, 3s)) << field_texts(editor);
     // A key that edits nothing shows no effect on the field: unverified, with the way to check.
     auto home = call("key", {{"keys", "ctrl+Home"}, {"pid", editor.pid}});
     ASSERT_TRUE(home.ok) << home.error;
@@ -108,14 +70,14 @@ TEST_F(DeskBackgroundKeys, GtkDropsThemSoBackgroundRefusesAndAutoSendsThemInTheF
     EXPECT_NE(refused.error.find("background_refused"), std::string::npos) << refused.error;
     EXPECT_NE(refused.error.find("GTK"), std::string::npos) << refused.error;
     EXPECT_NE(refused.error.find("desk_type"), std::string::npos) << "it points at the route GTK has: " << refused.error;
-    EXPECT_EQ(focused_text(entry), "");
+    EXPECT_EQ(field_texts(entry), "");
 
     with_mode(Mode::automatic);
     auto sent = call("key", {{"keys", "b"}, {"pid", entry.pid}});
     ASSERT_TRUE(sent.ok) << sent.error;
     EXPECT_EQ(sent.result["input"], "foreground");
     EXPECT_TRUE(sent.result.contains("background_refused"));
-    EXPECT_TRUE(nd_test::wait_until([&] { return focused_text(entry) == "b"; }, 3s)) << focused_text(entry);
+    EXPECT_TRUE(nd_test::wait_until([&] { return field_texts(entry) == "b"; }, 3s)) << field_texts(entry);
 }
 
 TEST_F(DeskBackgroundKeys, XtermRefusesSentEventsAndIsReportedAsSuch)

@@ -6,7 +6,7 @@
 // into, whatever the mode; a click on a check box covered by another window toggles it (read
 // back, no unverified) and one on a dialog's button that closes it is unverified.
 
-#include "desk_linux/desk_fixture.h"
+#include "desk_linux/background_fixture.h"
 
 #include "desk/desk_geometry.h"
 
@@ -15,44 +15,11 @@
 namespace {
 
 using namespace std::chrono_literals;
-using Mode = nd_desk::DeskConfig::InputMode;
 
 constexpr std::size_t FACTORY_ELEMENTS = 200;
 
-class DeskBackground : public nd_test::DeskLinuxFixture {
+class DeskBackground : public nd_test::DeskBackgroundFixture {
 protected:
-    void with_mode(Mode mode)
-    {
-        nd_desk::DeskConfig config;
-        config.input_mode = mode;
-        use_config(std::move(config));
-    }
-
-    // What the person has: the active window, the windows' stacking order, the pointer.
-    struct PersonView {
-        std::int64_t active = 0;
-        std::vector<std::int64_t> order;
-        nd_core::Point pointer;
-        bool operator==(const PersonView&) const = default;
-    };
-    PersonView person_view()
-    {
-        PersonView v;
-        auto all = m_desk->all_windows();
-        EXPECT_TRUE(all);
-        for (const auto& w : all ? *all : std::vector<nd_core::WindowInfo>{}) {
-            v.order.push_back(w.window_id);
-            if (w.active)
-                v.active = w.window_id;
-        }
-        auto lock = m_desk->lock_backend();
-        auto at = m_backend->input()->pointer_position();
-        EXPECT_TRUE(at);
-        if (at)
-            v.pointer = *at;
-        return v;
-    }
-
     // gtk3-widget-factory's entry holding "entry", in `snap`.
     static std::int32_t entry_of(const nd_core::Snapshot& snap)
     {
