@@ -40,6 +40,7 @@ nd_core::RegistryReport linux_registry(const X11Probe& x, const AtspiProbe& a)
     nd_core::RegistryReport r;
     r.platform = "linux";
     r.session_type = x.reachable ? "x11" : "none";
+    r.background_input = nd_core::measured_background_routes();
     const auto xr = x11_reason(x);
     const auto ar = atspi_reason(a);
     r.backends = {

@@ -272,7 +272,7 @@ nlohmann::json doctor_report(const RegistryReport& report)
     for (const Probe& p : report.probes)
         probes.push_back({{"label", p.label}, {"status", p.status}, {"message", p.message}});
     bool ready = report.ready();
-    return {
+    nlohmann::json out = {
         {"schema", "nish-driver/doctor"},
         {"schema_version", 2},
         {"driver_version", DRIVER_VERSION},
@@ -289,6 +289,13 @@ nlohmann::json doctor_report(const RegistryReport& report)
         {"ok", ready},
         {"probes", std::move(probes)},
     };
+    if (!report.background_input.empty()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& r : report.background_input)
+            rows.push_back({{"toolkit", r.toolkit}, {"routes", r.routes}, {"note", r.note}});
+        out["background_input"] = std::move(rows);
+    }
+    return out;
 }
 
 BackendEntry planned_wayland_entry()
@@ -377,6 +384,11 @@ nlohmann::json build_doctor_schema()
          {"network", network},
          {"ok", {{"type", "boolean"}}},
          {"probes", array_of(probe)}});
+    // Optional: the toolkits' background input routes (docs/desk-background.md).
+    schema["properties"]["background_input"] = array_of(object_schema({"toolkit", "routes", "note"},
+        {{"toolkit", {{"type", "string"}}},
+         {"routes", array_of({{"type", "string"}, {"enum", nlohmann::json::array({"actions", "text", "value", "keys"})}})},
+         {"note", {{"type", "string"}}}}));
     schema["$schema"] = "http://json-schema.org/draft-07/schema#";
     schema["title"] = "nish-driver doctor report";
     // ok is the 0.6 name of ready and always equals it.

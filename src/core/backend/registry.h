@@ -4,6 +4,7 @@
 // real probes; this file turns them into health_report's fields and the doctor report
 // (schema "nish-driver/doctor", schema_version 2), and holds the report's JSON Schema.
 
+#include "core/model/background_routes.h"
 #include "core/result.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -64,6 +65,9 @@ struct RegistryReport {
     std::vector<CapabilityEntry> capabilities;
     std::vector<PermissionEntry> permissions;
     std::vector<Probe> probes;
+    // The background input routes each toolkit takes, as measured on this platform
+    // (model/background_routes.h); empty where the backend sends no background input.
+    std::vector<BackgroundRoutes> background_input;
 
     // At least one required backend, and every required backend available.
     bool ready() const;

@@ -43,4 +43,10 @@ BackgroundRoutes background_routes(std::string_view atspi_toolkit, std::string_v
         "not measured: key events another program sends may be dropped, so none are sent"};
 }
 
+std::vector<BackgroundRoutes> measured_background_routes()
+{
+    return {background_routes("GTK", ""), background_routes("Qt", ""), background_routes("Chromium", ""),
+        background_routes("", "XTerm")};
+}
+
 } // namespace nd_core

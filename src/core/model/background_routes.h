@@ -34,4 +34,8 @@ struct BackgroundRoutes {
 // unchecked.
 BackgroundRoutes background_routes(std::string_view atspi_toolkit, std::string_view wm_class);
 
+// The measured rows of the table, one per toolkit (GTK, Qt, Chromium, Xt), for the driver's
+// registry (doctor --json, "background_input") and the docs.
+std::vector<BackgroundRoutes> measured_background_routes();
+
 } // namespace nd_core
