@@ -18,14 +18,6 @@ using nd_core::make_error;
 
 namespace {
 
-std::int64_t characters(std::string_view text)
-{
-    std::int64_t n = 0;
-    for (std::size_t i = 0; i < text.size(); i += std::max<std::size_t>(1, nd_core::utf8_sequence_length(text, i)))
-        ++n;
-    return n;
-}
-
 bool takes_text(const nd_core::Element& e)
 {
     return e.is(nd_core::STATE_EDITABLE) && e.is(nd_core::STATE_SHOWING);
@@ -346,7 +338,7 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
         if (auto value = actuator->read_value(window, e))
             after = *value;
     }
-    const auto typed = characters(text);
+    const auto typed = static_cast<std::int64_t>(nd_core::utf8_length(text));
     nlohmann::json out{{"typed", typed}, {"window", window.title}, {"pid", window.pid}, {"input", "background"},
         {"route", "text interface"}, {"field", {{"role", e.role}, {"name", nd_core::utf8_cut(e.name, 80)}}}};
     // Read back: the field now holds its old text with this one inserted somewhere.

@@ -57,16 +57,6 @@ std::string text_start(std::string_view text)
     return std::string(text.substr(0, i));
 }
 
-std::int64_t code_points(std::string_view text)
-{
-    std::int64_t count = 0;
-    for (std::size_t i = 0; i < text.size(); ++count) {
-        const auto n = nd_core::utf8_sequence_length(text, i, nullptr);
-        i += n == 0 ? 1 : n;
-    }
-    return count;
-}
-
 } // namespace
 
 bool confirm_asks(const Desk& desk, const VerbDef& verb)
@@ -119,7 +109,7 @@ ConfirmRequest confirm_request(Desk& desk, const VerbDef& verb, const nlohmann::
     // password field: the named element's own state, else the focused field of the window.
     req.secure = element ? element->secure() : !window || !refuse_secure_focus(desk, *window).ok();
     if (text) {
-        req.text_chars = code_points(*text);
+        req.text_chars = static_cast<std::int64_t>(nd_core::utf8_length(*text));
         if (!req.secure)
             req.text_start = text_start(*text);
     }

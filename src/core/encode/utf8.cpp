@@ -72,6 +72,16 @@ bool valid_utf8(std::string_view s)
     return true;
 }
 
+std::size_t utf8_length(std::string_view s)
+{
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < s.size(); ++count) {
+        const auto n = utf8_sequence_length(s, i);
+        i += n == 0 ? 1 : n;
+    }
+    return count;
+}
+
 std::string utf8_cut(std::string text, std::size_t cap)
 {
     if (text.size() <= cap)
