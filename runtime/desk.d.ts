@@ -400,9 +400,9 @@ export interface Desk {
     scroll(args: DeskScrollArgs): Promise<DeskResult>;
     /** Wheel notches in the foreground. With x and y, at that point (with window, pixels of its shot image), scrolling whatever is under it; without them, at the centre of the front (focused) app window, failing when another window covers that centre. */
     scroll(direction: "up" | "down" | "left" | "right", more?: Omit<DeskScrollArgs, "direction">): Promise<DeskResult>;
-    /** Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the foreground, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends. */
+    /** Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends. */
     drag(args: DeskDragArgs): Promise<DeskResult>;
-    /** Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the foreground, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends. */
+    /** Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends. */
     drag(x: number, y: number, to_x: number, to_y: number, more?: Omit<DeskDragArgs, "x" | "y" | "to_x" | "to_y">): Promise<DeskResult>;
     /** A PNG (image_b64) of the screen, or of a rectangle of it in desk coordinates; with window, of that window's own capture, and x, y, w, h crop it in its own pixels (origin gives the crop's top left in the whole window image). Password fields are always blacked out. With path (absolute) the PNG is also written there. */
     shot(args?: DeskShotArgs): Promise<DeskResult>;

@@ -417,7 +417,7 @@ export const VERBS = [
     {
         "verb": "drag",
         "tool": "desk_drag",
-        "description": "Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the foreground, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends.",
+        "description": "Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in desk coordinates or with window in pixels of that window's shot image. The allowlist gates both ends.",
         "args": [
             {
                 "name": "x",

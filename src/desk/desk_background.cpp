@@ -5,6 +5,7 @@
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
+#include "desk/desk_looks.h"
 #include "desk/desk_nodes.h"
 #include "desk/desk_targets.h"
 
@@ -62,32 +63,6 @@ nd_core::Result<nd_core::ElementRef> text_field(Desk& desk, const nlohmann::json
     return make_error(ErrorCode::background_refused,
         "the window \"" + window.title + "\" has " + std::to_string(fields) +
             " text fields and none has the keyboard focus: name the field with id (a node id from desk_snapshot or desk_find)");
-}
-
-// What a click may change on the element itself, to tell its effect by.
-struct Looks {
-    std::uint32_t states = 0;
-    std::string name, value;
-    bool operator==(const Looks&) const = default;
-};
-
-Looks looks_of(const nd_core::Element& e)
-{
-    // The focus may move with any click; it is no sign of the click's own effect.
-    return {e.states & ~static_cast<std::uint32_t>(nd_core::STATE_FOCUSED), e.name, e.value};
-}
-
-std::string changed_states(std::uint32_t before, std::uint32_t after)
-{
-    std::string out;
-    for (std::uint32_t bit = 0; bit < nd_core::STATE_COUNT; ++bit) {
-        const auto mask = 1u << bit;
-        if ((before & mask) == (after & mask))
-            continue;
-        out += (out.empty() ? "" : ", ") + std::string((after & mask) ? "now " : "no longer ") +
-               std::string(nd_core::state_name(bit));
-    }
-    return out;
 }
 
 } // namespace
@@ -201,12 +176,7 @@ nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const 
         {"input", "background"}, {"route", "element action"}, {"action", action},
         {"element", {{"role", e.role}, {"name", nd_core::utf8_cut(e.name, 80)}}}};
     if (after && *after != before) {
-        auto what = changed_states(before.states, after->states);
-        if (after->name != before.name)
-            what += std::string(what.empty() ? "" : ", ") + "its name changed";
-        if (after->value != before.value)
-            what += std::string(what.empty() ? "" : ", ") + "its value changed";
-        out["effect"] = what;
+        out["effect"] = looks_change(before, *after);
     } else {
         out["unverified"] = {{"effect", "ran the element's own " + action + " action"},
             {"note", gone ? "the element went away (its window or part closed), which may be the click's effect"

@@ -56,6 +56,13 @@ nd_core::Result<VerbReply> background_scroll(Desk&, DeskInput&, const nlohmann::
 nd_core::Result<VerbReply> background_key(Desk&, const nlohmann::json& args, const std::string& keys,
     const std::vector<std::string>& keysyms);
 
+// Background drag, in the named window (required; x, y, to_x and to_y pixels of its shot image):
+// left-button press, motion and release events sent to the window, when its toolkit takes them
+// (Backend::background_routes: Qt5 does; GTK3 behind another window, GTK4, Chromium and xterm
+// drop them, and are refused naming why). A drag from or onto a password field is refused. The window read again: a
+// change of an element's states, name or value is the effect, else the result is unverified.
+nd_core::Result<VerbReply> background_drag(Desk&, DeskInput&, const nlohmann::json& args);
+
 // Foreground type into the field the node `id` names: its window brought to the front, then the
 // keyboard focus moved to the field (AT-SPI Component.GrabFocus); the window keys now reach.
 nd_core::Result<nd_core::WindowInfo> focus_field(Desk&, DeskInput&, const nlohmann::json& args);

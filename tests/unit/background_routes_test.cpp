@@ -1,6 +1,5 @@
-// The routes-per-toolkit table (core/model/background_routes.h): Qt takes sent key events, GTK
-// (either bridge's name), Chromium and an unknown AT-SPI toolkit get the AT-SPI routes only, and
-// xterm, or an app without AT-SPI, gets none, each saying why.
+// The routes-per-toolkit table (core/model/background_routes.h): Qt takes sent key and button
+// events, GTK3, GTK4, Chromium and an unknown AT-SPI toolkit get the AT-SPI routes only, and xterm, or an app without AT-SPI, gets none, each saying why.
 
 #include "core/model/background_routes.h"
 
@@ -24,8 +23,17 @@ TEST(BackgroundRoutes, QtTakesKeysTheOthersDoNot)
     }
     EXPECT_TRUE(background_routes("gtk", "").takes("text"));
     EXPECT_FALSE(background_routes("Chromium", "").takes("text")) << "its web fields have no EditableText";
-    EXPECT_EQ(background_routes("gtk", "").toolkit, "GTK");
+    EXPECT_EQ(background_routes("gtk", "").toolkit, "GTK3");
+    EXPECT_EQ(background_routes("GTK", "").toolkit, "GTK4");
     EXPECT_EQ(background_routes("SomethingNew", "").toolkit, "SomethingNew");
+}
+
+TEST(BackgroundRoutes, QtTakesButtonEventsTheOthersDoNot)
+{
+    EXPECT_TRUE(background_routes("Qt", "").takes("buttons"));
+    for (const char* name : {"gtk", "GTK", "Chromium", "SomethingNew"})
+        EXPECT_FALSE(background_routes(name, "").takes("buttons")) << name;
+    EXPECT_FALSE(background_routes("", "XTerm").takes("buttons"));
 }
 
 TEST(BackgroundRoutes, XtermAndAppsWithoutAtspiGetNone)

@@ -200,8 +200,9 @@ TEST(RegistryTest, BackgroundInputRoutesAreListedAndValidate)
     with_routes.background_input = nd_core::measured_background_routes();
     json report = doctor_report(with_routes);
     EXPECT_EQ(schema_errors(report), "");
-    ASSERT_EQ(report["background_input"].size(), 4u);
-    EXPECT_EQ(report["background_input"][1], json({{"toolkit", "Qt"}, {"routes", {"actions", "text", "value", "keys"}}, {"note", ""}}));
+    ASSERT_EQ(report["background_input"].size(), 5u);
+    EXPECT_EQ(report["background_input"][2],
+        json({{"toolkit", "Qt"}, {"routes", {"actions", "text", "value", "keys", "buttons"}}, {"note", ""}}));
     EXPECT_FALSE(doctor_report(ready_report()).contains("background_input")) << "left out when the backend has none";
     report["background_input"][0]["routes"].push_back("telepathy");
     EXPECT_NE(schema_errors(report), "");

@@ -33,6 +33,7 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_finder = std::make_unique<AtspiFinder>(*b->m_bus);
     b->m_actuator = std::make_unique<AtspiActuator>(*b->m_bus);
     b->m_window_keys = std::make_unique<X11WindowKeys>(*b->m_display);
+    b->m_window_pointer = std::make_unique<X11WindowPointer>(*b->m_display);
     return b;
 }
 

@@ -24,6 +24,7 @@
 #include "backend/linux/x11/x11_windows.h"
 #include "backend/linux/x11/x11_window_control.h"
 #include "backend/linux/x11/x11_window_keys.h"
+#include "backend/linux/x11/x11_window_pointer.h"
 #include "core/backend/backend.h"
 #include "core/backend/window_control.h"
 
@@ -53,6 +54,7 @@ public:
     nd_core::ConfirmProvider* confirm_dialog() override { return m_confirm.get(); }
     nd_core::Screen* screen() override { return m_screen.get(); }
     nd_core::WindowKeys* window_keys() override { return m_window_keys.get(); }
+    nd_core::WindowPointer* window_pointer() override { return m_window_pointer.get(); }
     // By the window's AT-SPI toolkit (asked once per process) and its WM_CLASS.
     nd_core::BackgroundRoutes background_routes(const nd_core::WindowInfo&) override;
     // Every nish process's consent dialog, indicator and Continue button on this display, found by
@@ -92,6 +94,7 @@ private:
     std::unique_ptr<AtspiFinder> m_finder;
     std::unique_ptr<AtspiActuator> m_actuator;
     std::unique_ptr<X11WindowKeys> m_window_keys;
+    std::unique_ptr<X11WindowPointer> m_window_pointer;
     std::mutex m_toolkits_mutex;
     std::map<std::int64_t, std::string> m_toolkits; // AT-SPI toolkit by pid (bounded)
 };

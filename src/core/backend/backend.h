@@ -10,6 +10,7 @@
 #include "core/backend/clipboard.h"
 #include "core/backend/confirm.h"
 #include "core/backend/window_keys.h"
+#include "core/backend/window_pointer.h"
 #include "core/model/background_routes.h"
 #include "core/backend/consent.h"
 #include "core/backend/element_finder.h"
@@ -65,6 +66,9 @@ public:
     // Key events sent to one window without focusing it (window_keys.h); null when the backend
     // has no such route.
     virtual WindowKeys* window_keys() { return nullptr; }
+    // Button events sent to one window without raising it (window_pointer.h); null when the
+    // backend has no such route.
+    virtual WindowPointer* window_pointer() { return nullptr; }
     // The background input routes the window's toolkit takes (model/background_routes.h).
     virtual BackgroundRoutes background_routes(const WindowInfo&) { return {"", {}, "this backend sends no background input"}; }
 };

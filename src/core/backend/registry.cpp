@@ -387,7 +387,7 @@ nlohmann::json build_doctor_schema()
     // Optional: the toolkits' background input routes (docs/desk-background.md).
     schema["properties"]["background_input"] = array_of(object_schema({"toolkit", "routes", "note"},
         {{"toolkit", {{"type", "string"}}},
-         {"routes", array_of({{"type", "string"}, {"enum", nlohmann::json::array({"actions", "text", "value", "keys"})}})},
+         {"routes", array_of({{"type", "string"}, {"enum", nlohmann::json::array({"actions", "text", "value", "keys", "buttons"})}})},
          {"note", {{"type", "string"}}}}));
     schema["$schema"] = "http://json-schema.org/draft-07/schema#";
     schema["title"] = "nish-driver doctor report";

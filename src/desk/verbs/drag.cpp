@@ -1,4 +1,5 @@
 #include "desk/desk.h"
+#include "desk/desk_background.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
 #include "desk/desk_targets.h"
@@ -11,8 +12,8 @@ VerbDef drag()
     return {
         .decl = {
             .name = "desk_drag",
-            .description = "Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in the "
-                           "foreground, in desk coordinates or with window in pixels of that window's shot image. The "
+            .description = "Presses the left button at (x, y), moves to (to_x, to_y) in steps and releases there, in "
+                           "desk coordinates or with window in pixels of that window's shot image. The "
                            "allowlist gates both ends.",
             .args = {{"x", ArgType::integer, "start x", true}, {"y", ArgType::integer, "start y", true},
                 {"to_x", ArgType::integer, "end x", true}, {"to_y", ArgType::integer, "end y", true},
@@ -20,20 +21,28 @@ VerbDef drag()
                 {"pid", ArgType::integer, "the window's process"}},
         },
         .handler = [](Desk& desk, const CallScope& scope, const nlohmann::json& args) -> nd_core::Result<VerbReply> {
-            std::optional<nd_core::WindowInfo> window;
-            if (names_window(args))
-                window = TRY(desk.pick_window(args));
-            const auto from = TRY(point_arg(args, "x", "y", window));
-            const auto to = TRY(point_arg(args, "to_x", "to_y", window));
-            TRY_VOID(refuse_own_surface(desk, from, "the start"));
-            TRY_VOID(refuse_own_surface(desk, to, "the end"));
-            auto input = TRY(DeskInput::begin(desk, scope));
-            if (window && !window->active)
-                TRY_VOID(input->raise(*window));
-            (void)TRY(check_point_allowed(desk, from, "the start"));
-            (void)TRY(check_point_allowed(desk, to, "the end"));
-            TRY_VOID(input->drag(from, to));
-            return VerbReply{{{"dragged", {{"from", {from.x, from.y}}, {"to", {to.x, to.y}}}}}, std::nullopt};
+            return by_input_mode(
+                desk,
+                [&]() -> nd_core::Result<VerbReply> {
+                    auto input = TRY(DeskInput::begin(desk, scope));
+                    return background_drag(desk, *input, args);
+                },
+                [&]() -> nd_core::Result<VerbReply> {
+                    std::optional<nd_core::WindowInfo> window;
+                    if (names_window(args))
+                        window = TRY(desk.pick_window(args));
+                    const auto from = TRY(point_arg(args, "x", "y", window));
+                    const auto to = TRY(point_arg(args, "to_x", "to_y", window));
+                    TRY_VOID(refuse_own_surface(desk, from, "the start"));
+                    TRY_VOID(refuse_own_surface(desk, to, "the end"));
+                    auto input = TRY(DeskInput::begin(desk, scope));
+                    if (window && !window->active)
+                        TRY_VOID(input->raise(*window));
+                    (void)TRY(check_point_allowed(desk, from, "the start"));
+                    (void)TRY(check_point_allowed(desk, to, "the end"));
+                    TRY_VOID(input->drag(from, to));
+                    return VerbReply{{{"dragged", {{"from", {from.x, from.y}}, {"to", {to.x, to.y}}}}}, std::nullopt};
+                });
         },
     };
 }
