@@ -87,6 +87,22 @@ nd_core::Result<nd_core::WindowInfo> focus_field(Desk& desk, DeskInput& input, c
     return window;
 }
 
+nd_core::BackgroundRoutes routes_of(Desk& desk, const nd_core::WindowInfo& window)
+{
+    auto lock = desk.lock_backend();
+    return desk.backend().background_routes(window);
+}
+
+nd_core::Error no_background_route(const nd_core::WindowInfo& window, const nd_core::BackgroundRoutes& routes,
+    std::string_view what, std::string_view hint)
+{
+    return make_error(ErrorCode::background_refused,
+        "the window \"" + window.title + "\" (" + (routes.toolkit.empty() ? std::string("unknown toolkit") : routes.toolkit) +
+            ") takes no background " + std::string(what) + ": " +
+            (routes.note.empty() ? std::string("this desk cannot send it") : routes.note) +
+            (hint.empty() ? std::string() : "; " + std::string(hint)));
+}
+
 nd_core::Result<VerbReply> by_input_mode(Desk& desk, const std::function<nd_core::Result<VerbReply>()>& background,
     const std::function<nd_core::Result<VerbReply>()>& foreground)
 {

@@ -10,6 +10,7 @@
 // A result whose effect the route could not read back carries `unverified` (effect, note,
 // escalation); one it read back does not.
 
+#include "core/model/background_routes.h"
 #include "core/model/element.h"
 #include "desk/verb.h"
 
@@ -62,6 +63,14 @@ nd_core::Result<VerbReply> background_key(Desk&, const nlohmann::json& args, con
 // drop them, and are refused naming why). A drag from or onto a password field is refused. The window read again: a
 // change of an element's states, name or value is the effect, else the result is unverified.
 nd_core::Result<VerbReply> background_drag(Desk&, DeskInput&, const nlohmann::json& args);
+
+// The routes the window's toolkit takes (Backend::background_routes, asked under the backend lock).
+nd_core::BackgroundRoutes routes_of(Desk&, const nd_core::WindowInfo&);
+
+// background_refused for a window whose toolkit takes no background `what` ("keys", "drag"):
+// names the window, its toolkit and why, then `hint` (the route it has instead), when not empty.
+nd_core::Error no_background_route(const nd_core::WindowInfo&, const nd_core::BackgroundRoutes&, std::string_view what,
+    std::string_view hint);
 
 // Foreground type into the field the node `id` names: its window brought to the front, then the
 // keyboard focus moved to the field (AT-SPI Component.GrabFocus); the window keys now reach.

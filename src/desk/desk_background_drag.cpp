@@ -80,17 +80,11 @@ nd_core::Result<VerbReply> background_drag(Desk& desk, DeskInput& input, const n
                     std::string(name) + " of the drag is on a password field: leave it to the person");
         }
     }
-    nd_core::BackgroundRoutes routes;
-    {
-        auto lock = desk.lock_backend();
-        routes = desk.backend().background_routes(window);
-    }
+    const auto routes = routes_of(desk, window);
     auto* sender = desk.backend().window_pointer();
     if (!routes.takes("buttons") || !sender)
-        return make_error(ErrorCode::background_refused,
-            "the window \"" + window.title + "\" (" + (routes.toolkit.empty() ? std::string("unknown toolkit") : routes.toolkit) +
-                ") takes no background drag: " + (routes.note.empty() ? std::string("this desk cannot send one") : routes.note) +
-                (routes.takes("value") ? "; desk_scroll moves a scroll bar through its value" : ""));
+        return no_background_route(window, routes, "drag",
+            routes.takes("value") ? "desk_scroll moves a scroll bar through its value" : "");
     if (!snap)
         return snap.error();
     const auto before = seen_in(**snap);

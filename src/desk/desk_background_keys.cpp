@@ -43,17 +43,11 @@ nd_core::Result<VerbReply> background_key(Desk& desk, const nlohmann::json& args
         return make_error(ErrorCode::background_refused,
             "background keys need their window: name it with window or pid (the keys go to its own focus)");
     const auto window = TRY(desk.pick_window(args));
-    nd_core::BackgroundRoutes routes;
-    {
-        auto lock = desk.lock_backend();
-        routes = desk.backend().background_routes(window);
-    }
+    const auto routes = routes_of(desk, window);
     auto* sender = desk.backend().window_keys();
     if (!routes.takes("keys") || !sender)
-        return make_error(ErrorCode::background_refused,
-            "the window \"" + window.title + "\" (" + (routes.toolkit.empty() ? std::string("unknown toolkit") : routes.toolkit) +
-                ") takes no background keys: " + (routes.note.empty() ? std::string("this desk cannot send them") : routes.note) +
-                (routes.takes("text") ? "; type text with desk_type, which has a background route" : ""));
+        return no_background_route(window, routes, "keys",
+            routes.takes("text") ? "type text with desk_type, which has a background route" : "");
     // A printable key or a paste would put text into a password field as type would.
     if (keys_make_text(keysyms))
         TRY_VOID(refuse_secure_focus(desk, window));
