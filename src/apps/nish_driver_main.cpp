@@ -9,6 +9,7 @@
 #include "backend/backend_select.h"
 #include "driver/control/control_pipe.h"
 #include "driver/dispatcher.h"
+#include "driver/manifest.h"
 #include "mcp/control_fds.h"
 #include "mcp/mcp_server.h"
 
@@ -38,6 +39,9 @@ constexpr const char* USAGE = R"(usage:
                   takeover.paused / takeover.resumed out on OUT. See docs/control-pipe.md.
   nish-driver doctor [--json] [--backend auto|mock|linux]
       Reports whether the driver can run here; exit status 0 only when ready.
+  nish-driver manifest
+      Prints the driver's manifest (JSON): name, version, contract_version, how to launch it, the
+      MCP revisions, capabilities and control pipe, and every tool with its schemas. See docs/manifest.md.
   nish-driver --version
 )";
 
@@ -192,6 +196,10 @@ int main(int argc, char** argv)
         return run_mcp(o);
     if (o.command == "doctor")
         return run_doctor(o);
+    if (o.command == "manifest") {
+        std::cout << nd_driver::manifest().dump(2) << "\n";
+        return 0;
+    }
     std::cerr << "nish-driver: " << (o.command.empty() ? "no command given" : "unknown command " + o.command) << "\n"
               << USAGE;
     return 2;

@@ -16,10 +16,16 @@
 #include "core/engine/engine.h"
 #include "driver/control/approval_broker.h"
 
+#include <array>
 #include <string>
 #include <string_view>
 
 namespace nd_driver {
+
+// The methods above and the events the pipe sends unasked (the manifest lists both).
+inline constexpr std::array<std::string_view, 5> CONTROL_METHODS = {
+    "takeover.resume", "session.revoke", "kill_switch", "approval.answer", "approvals.configure"};
+inline constexpr std::array<std::string_view, 3> CONTROL_EVENTS = {"takeover.paused", "takeover.resumed", "approval.request"};
 
 class ControlCommands {
 public:
