@@ -8,6 +8,7 @@
 #include "backend/mock/mock_services.h"
 #include "backend/mock/mock_tree_reader.h"
 #include "backend/mock/mutation.h"
+#include "core/install_paths.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,7 +47,10 @@ std::string MockBackend::default_fixture_dir()
 {
     if (const char* env = std::getenv("NISH_MOCK_FIXTURES"); env && *env)
         return env;
-    return NISH_SOURCE_DIR "/fixtures/mock";
+    // An installed driver uses its installed fixtures; one in a build tree the source's.
+    const auto installed = nd_core::installed_data_dir();
+    auto dir = nd_core::first_existing_dir({installed.empty() ? std::string() : installed + "/fixtures/mock"});
+    return dir.empty() ? std::string(NISH_SOURCE_DIR "/fixtures/mock") : dir;
 }
 
 nd_core::WindowSource* MockBackend::windows() { return m_windows.get(); }

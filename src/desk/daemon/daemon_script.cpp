@@ -6,6 +6,7 @@
 // runs carry; gui_plan's runs the runtime's plan executor with params {plan} and answers the plan's
 // result or the step that failed (script/gui_plan.h).
 
+#include "core/install_paths.h"
 #include "desk/daemon/daemon.h"
 #include "desk/desk_read_launch.h"
 #include "desk/script/gui_plan.h"
@@ -35,18 +36,15 @@ std::string directory_of(const std::string& path)
     return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-// The program's own directory (where the runtime is installed beside it).
-std::string own_directory()
+// The runtime's directory: SHUTTLE_RUNTIME, else runtime/ beside the shuttle binary (a build
+// tree), else the installed data's runtime/ (docs/install.md).
+std::string runtime_dir()
 {
-    char buf[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0)
-        return {};
-    return directory_of(std::string(buf, static_cast<std::size_t>(n)));
+    const auto beside = nd_core::program_directory() + "/runtime";
+    const auto installed = nd_core::installed_data_dir() + "/runtime";
+    const auto found = nd_core::first_existing_dir({beside, installed});
+    return env_or("SHUTTLE_RUNTIME", found.empty() ? beside : found);
 }
-
-// The runtime's directory: SHUTTLE_RUNTIME, else runtime/ beside the shuttle binary.
-std::string runtime_dir() { return env_or("SHUTTLE_RUNTIME", own_directory() + "/runtime"); }
 
 // The program: a plugin's bin, else Node (SHUTTLE_NODE, else node on PATH), with the runtime's
 // entry module as its one argument.
