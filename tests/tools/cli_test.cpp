@@ -1,8 +1,9 @@
-// The program surface others rely on: --version, doctor --json (valid against doctor_schema(), exit
+// The program surface others rely on: --version, manifest, doctor --json (valid against doctor_schema(), exit
 // 0 only when ready, with and without a usable backend), and clear refusals of bad arguments.
 
 #include "core/backend/registry.h"
 #include "core/version.h"
+#include "driver/manifest.h"
 #include "schema_validate.h"
 
 #include <gtest/gtest.h>
@@ -43,6 +44,13 @@ TEST(Cli, Version)
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find(nd_core::CONTRACT_VERSION), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(nd_core::DRIVER_VERSION), std::string::npos) << r.out;
+}
+
+TEST(Cli, ManifestPrintsTheDriversManifest)
+{
+    auto r = run("manifest");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(nlohmann::json::parse(r.out), nd_driver::manifest());
 }
 
 TEST(Cli, DoctorWithoutAPlatformBackendIsNotReady)
