@@ -12,10 +12,12 @@
 #include "desk/config.h"
 #include "desk/daemon/daemon.h"
 #include "desk/mcp/mcp_front.h"
+#include "desk/verbs/verbs.h"
 #include "desk/wire/endpoint.h"
 #include "backend/backend_select.h"
 #include "mcp/control_fds.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -123,6 +125,22 @@ int run_daemon(const std::vector<std::string>& args)
     return 0;
 }
 
+// Every desk verb with the first sentence of its description, from the registry.
+void print_verbs()
+{
+    std::cout << "\nDesk verbs (shuttle desk VERB; MCP tools desk_VERB; docs/desk-verbs.md):\n";
+    for (const auto& def : nd_desk::desk_verbs()) {
+        auto name = def.decl.name;
+        if (name.rfind("desk_", 0) == 0)
+            name = name.substr(5);
+        auto line = def.decl.description.substr(0, def.decl.description.find(". "));
+        if (line.size() > 90)
+            line = line.substr(0, line.rfind(' ', 87)) + "...";
+        name.resize(std::max<std::size_t>(name.size() + 2, 16), ' ');
+        std::cout << "  " << name << line << (line.ends_with('.') || line.ends_with("...") ? "" : ".") << "\n";
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -130,6 +148,8 @@ int main(int argc, char** argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << USAGE;
+        if (!args.empty())
+            print_verbs();
         return args.empty() ? 2 : 0;
     }
     const std::string command = args[0];

@@ -196,6 +196,18 @@ TEST(DeskCliParse, FlagsAreTypedByTheVerbsDeclarations)
         GTEST_SKIP() << "no desk verb declares arguments yet";
 }
 
+TEST(DeskCliRun, HelpListsEveryVerb)
+{
+    TempDir dir;
+    auto r = run_shuttle({"--help"}, dir.socket(), dir.path);
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const auto& def : nd_desk::desk_verbs())
+        EXPECT_NE(r.out.find("\n  " + def.decl.name.substr(5) + " "), std::string::npos) << def.decl.name << "\n" << r.out;
+    // Without a command, the usage alone, on an error status.
+    auto bare = run_shuttle({}, dir.socket(), dir.path);
+    EXPECT_EQ(bare.status, 2);
+}
+
 TEST(DeskCliRun, ExitStatusAndOutput)
 {
     TempDir dir;
