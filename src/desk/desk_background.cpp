@@ -127,9 +127,7 @@ nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const 
         return make_error(ErrorCode::background_refused,
             "only a single left click has a background route (the element's own click action); a " + button +
                 (count > 1 ? " " + std::to_string(count) + "-fold" : std::string()) + " click has none");
-    std::optional<nd_core::WindowInfo> named;
-    if (names_window(args))
-        named = TRY(desk.pick_window(args));
+    const auto named = TRY(named_window(desk, args));
     const auto point = TRY(point_arg(args, "x", "y", named));
     TRY_VOID(refuse_own_surface(desk, point, "the point"));
     nd_core::WindowInfo window;

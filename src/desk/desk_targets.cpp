@@ -15,6 +15,13 @@ bool names_window(const nlohmann::json& args)
     return arg_string(args, "window").has_value() || arg_int(args, "pid").has_value();
 }
 
+nd_core::Result<std::optional<nd_core::WindowInfo>> named_window(Desk& desk, const nlohmann::json& args)
+{
+    if (!names_window(args))
+        return std::optional<nd_core::WindowInfo>{};
+    return std::optional<nd_core::WindowInfo>{TRY(desk.pick_window(args))};
+}
+
 nd_core::Result<nd_core::WindowInfo> key_target(Desk& desk, DeskInput& input, const nlohmann::json& args)
 {
     if (names_window(args)) {

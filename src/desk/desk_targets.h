@@ -20,6 +20,9 @@ class DeskInput;
 // Whether the call names a window (window or pid).
 bool names_window(const nlohmann::json& args);
 
+// The window window or pid names (Desk::pick_window), or nullopt when the call names none.
+nd_core::Result<std::optional<nd_core::WindowInfo>> named_window(Desk&, const nlohmann::json& args);
+
 // The window keys will reach: the one window or pid names, raised to the front when it is not
 // active; else the active window. Both within the allowlist.
 nd_core::Result<nd_core::WindowInfo> key_target(Desk&, DeskInput&, const nlohmann::json& args);

@@ -43,9 +43,7 @@ VerbDef click()
                 [&]() -> nd_core::Result<VerbReply> {
                     const auto button = button_name == "right" ? nd_core::MouseButton::right : nd_core::MouseButton::left;
                     const auto count = static_cast<std::int32_t>(arg_int(args, "count").value_or(1));
-                    std::optional<nd_core::WindowInfo> window;
-                    if (names_window(args))
-                        window = TRY(desk.pick_window(args));
+                    const auto window = TRY(named_window(desk, args));
                     const auto point = TRY(point_arg(args, "x", "y", window));
                     TRY_VOID(refuse_own_surface(desk, point, "the point"));
                     auto input = TRY(DeskInput::begin(desk, scope));

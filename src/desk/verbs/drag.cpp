@@ -28,9 +28,7 @@ VerbDef drag()
                     return background_drag(desk, *input, args);
                 },
                 [&]() -> nd_core::Result<VerbReply> {
-                    std::optional<nd_core::WindowInfo> window;
-                    if (names_window(args))
-                        window = TRY(desk.pick_window(args));
+                    const auto window = TRY(named_window(desk, args));
                     const auto from = TRY(point_arg(args, "x", "y", window));
                     const auto to = TRY(point_arg(args, "to_x", "to_y", window));
                     TRY_VOID(refuse_own_surface(desk, from, "the start"));

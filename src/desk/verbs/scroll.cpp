@@ -49,9 +49,7 @@ VerbDef scroll()
                     return background_scroll(desk, *input, args);
                 },
                 [&]() -> nd_core::Result<VerbReply> {
-                    std::optional<nd_core::WindowInfo> window;
-                    if (names_window(args))
-                        window = TRY(desk.pick_window(args));
+                    const auto window = TRY(named_window(desk, args));
                     // The point first (for the front window, its centre before any raise), so that a point on
                     // one of our surfaces is refused before the allowlist and the input lease.
                     nd_core::Point point;
