@@ -21,10 +21,12 @@ std::string program_directory()
     return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-std::string installed_data_dir()
+std::string installed_data_dir(std::string_view sub)
 {
     const auto dir = program_directory();
-    return dir.empty() ? std::string() : dir + "/" NISH_BIN_TO_DATA "/nish";
+    if (dir.empty())
+        return {};
+    return dir + "/" NISH_BIN_TO_DATA "/nish" + (sub.empty() ? std::string() : "/" + std::string(sub));
 }
 
 std::string first_existing_dir(std::initializer_list<std::string_view> candidates)

@@ -13,9 +13,10 @@ namespace nd_core {
 // The directory of the running program's executable; empty when it cannot be told.
 std::string program_directory();
 
-// <program directory>/<bindir to datadir>/nish, the installed data of this build's layout
-// (GNUInstallDirs: ../share/nish from bin/); empty when the program directory is unknown.
-std::string installed_data_dir();
+// <program directory>/<bindir to datadir>/nish/<sub>, the installed data of this build's layout
+// (GNUInstallDirs: ../share/nish from bin/); empty when the program directory is unknown, so that
+// it never names a directory of the root instead.
+std::string installed_data_dir(std::string_view sub = {});
 
 // The first of `candidates` that names an existing directory; empty when none does.
 std::string first_existing_dir(std::initializer_list<std::string_view> candidates);

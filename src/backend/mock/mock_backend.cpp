@@ -48,8 +48,7 @@ std::string MockBackend::default_fixture_dir()
     if (const char* env = std::getenv("NISH_MOCK_FIXTURES"); env && *env)
         return env;
     // An installed driver uses its installed fixtures; one in a build tree the source's.
-    const auto installed = nd_core::installed_data_dir();
-    auto dir = nd_core::first_existing_dir({installed.empty() ? std::string() : installed + "/fixtures/mock"});
+    const auto dir = nd_core::first_existing_dir({nd_core::installed_data_dir("fixtures/mock")});
     return dir.empty() ? std::string(NISH_SOURCE_DIR "/fixtures/mock") : dir;
 }
 

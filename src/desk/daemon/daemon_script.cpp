@@ -41,8 +41,7 @@ std::string directory_of(const std::string& path)
 std::string runtime_dir()
 {
     const auto beside = nd_core::program_directory() + "/runtime";
-    const auto installed = nd_core::installed_data_dir() + "/runtime";
-    const auto found = nd_core::first_existing_dir({beside, installed});
+    const auto found = nd_core::first_existing_dir({beside, nd_core::installed_data_dir("runtime")});
     return env_or("SHUTTLE_RUNTIME", found.empty() ? beside : found);
 }
 
