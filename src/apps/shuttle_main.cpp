@@ -38,7 +38,11 @@ void on_signal(int)
 constexpr const char* USAGE = R"(usage:
   shuttle daemon [--backend auto|linux|mock] [--socket PATH] [--control-fd IN,OUT]
                                                                 serve the desk wire
+      --backend   auto (default) the platform's backend; mock the scripted test desktop
+      --socket    the socket to listen on (default below)
   shuttle desk VERB [JSON | --name value ...] [--out FILE]      call one desk verb
+      the verb's arguments as one JSON object or as --name value pairs (a list comma-separated,
+      a boolean flag alone); --out FILE: where a picture goes. shuttle desk VERB --help lists them.
   shuttle mcp                                                   MCP stdio front for the desk
   shuttle stop | shuttle resume                                 safety stop: halt every call / lift it
   shuttle plugins                                               the plugins and services the plugin directory loads and refuses (JSON)

@@ -40,11 +40,36 @@ nlohmann::json manifest()
                         {{"flag", "--consent"}, {"values", {"auto"}},
                             {"note", "grants every consent without asking: tests and demos only"}},
                         {{"flag", "--control-fd"}, {"value", "IN,OUT"}, {"note", "the host control pipe (docs/control-pipe.md)"}}}}}},
+        {"daemon",
+            {{"command", "nish-driver"}, {"args", {"daemon"}}, {"transport", "unix socket"},
+                {"methods", {"metadata"}}, {"connect", {{"command", "nish-driver"}, {"args", {"mcp", "--connect"}}}},
+                {"docs", "docs/daemon.md"}}},
         {"mcp", {{"protocol_versions", revisions}}},
         {"capabilities", capabilities},
         {"control_pipe", {{"methods", CONTROL_METHODS}, {"events", CONTROL_EVENTS}}},
         {"doctor", {{"command", "nish-driver"}, {"args", {"doctor", "--json"}}}},
         {"tools", std::move(tools)},
+    };
+}
+
+nlohmann::json registry_server_json()
+{
+    const auto m = manifest();
+    return {
+        {"$schema", "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"},
+        // Publishing proves the namespace; until then this is the name the project reserves.
+        {"name", "io.github.nish-project/nish-driver"},
+        {"title", "nish-driver"},
+        {"description", "Lets AI agents read and act on Linux desktop apps over AT-SPI, with the person's consent."},
+        {"version", m["version"]},
+        {"_meta",
+            {{"io.modelcontextprotocol.registry/publisher-provided",
+                {{"contract_version", m["contract_version"]},
+                    {"install", {{"debian_package", "nish"}, {"docs", "docs/install.md"}}},
+                    {"launch", {{"command", m["launch"]["command"]}, {"args", m["launch"]["args"]}, {"transport", "stdio"}}},
+                    {"daemon", m["daemon"]["connect"]},
+                    {"manifest", {{"command", "nish-driver"}, {"args", {"manifest"}}}},
+                    {"tools", m["tools"].size()}}}}},
     };
 }
 

@@ -15,4 +15,11 @@ inline constexpr int MANIFEST_SCHEMA_VERSION = 1;
 
 nlohmann::json manifest();
 
+// The MCP registry's server.json (schema 2025-12-11) for the repository's root, from the same facts:
+// name, title, description (at most 100 characters, as the registry requires), version, and under
+// _meta's publisher-provided key the contract version, the Debian package and how to launch it. It
+// lists no `packages`: the registry's package types (npm, pypi, oci, nuget, mcpb) have no Debian
+// package. `nish-docgen --write-server-json server.json` writes it; a test keeps the copy in step.
+nlohmann::json registry_server_json();
+
 } // namespace nd_driver

@@ -12,17 +12,27 @@
 #include "mcp/tool_host.h"
 #include "mcp/tool_output.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace nd_mcp {
 
+// Methods beyond MCP's that a server answers (the driver daemon's metadata): the result, or
+// nothing when it has no method of that name.
+using ExtraMethod = std::function<std::optional<nlohmann::json>(const RpcRequest&)>;
+// The data of the -32601 answer to a method nobody has (the driver daemon's unknown_method error
+// object, docs/daemon.md).
+using NotFoundData = std::function<nlohmann::json(const RpcRequest&)>;
+
 struct McpServerInfo {
     std::string name;
     std::string version;
     std::string instructions; // omitted from the initialize and discover results when empty
     bool resources = false;   // the host has resources: the capabilities name them
+    ExtraMethod extra_method;  // none: MCP's methods only
+    NotFoundData not_found_data; // none: -32601 carries no data
 };
 
 std::string handle_initialize(const RpcRequest&, const McpServerInfo&);

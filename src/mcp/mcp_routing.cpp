@@ -86,6 +86,10 @@ std::string answer_request(const RpcRequest& request, const EraClaim& claim, Too
         return handle_resources_read(request, host, era);
     if (era == Era::legacy && request.method == "initialize")
         return handle_initialize(request, info);
+    if (info.extra_method) {
+        if (auto result = info.extra_method(request))
+            return rpc_result_line(request.id_json, dump_json(*result));
+    }
     std::string message = "Method not found: " + request.method.substr(0, 128);
     if (era == Era::modern && (request.method == "initialize" || request.method == "ping"))
         message += " (protocol revision " + claim.revision + " has no " + request.method
@@ -93,6 +97,8 @@ std::string answer_request(const RpcRequest& request, const EraClaim& claim, Too
     else if (era == Era::legacy && request.method == "server/discover")
         message += " (server/discover is protocol revision " + std::string(MCP_MODERN_VERSIONS.front()) +
                    "'s: send it with the _meta envelope naming that revision, or open with initialize)";
+    if (info.not_found_data)
+        return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND, message, dump_json(info.not_found_data(request)));
     return rpc_error_line(request.id_json, RPC_METHOD_NOT_FOUND, message);
 }
 

@@ -33,7 +33,8 @@ McpServer::McpServer(ToolHost& host, int input_fd, int output_fd, McpServerOptio
     , m_input_fd(input_fd)
     , m_output_fd(output_fd)
     , m_options(std::move(options))
-    , m_info{m_options.name, m_options.version, m_options.instructions, host.has_resources()}
+    , m_info{m_options.name, m_options.version, m_options.instructions, host.has_resources(), m_options.extra_method,
+          m_options.not_found_data}
 {
     // The wake pipe lets request_stop() and a closed output interrupt a reader blocked in poll().
     if (::pipe2(m_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
@@ -226,10 +227,13 @@ bool McpServer::send(std::string_view line)
     std::unique_lock lock(m_write_mutex);
     if (m_output_closed.load())
         return false;
-    const int error = write_all(m_output_fd, line, std::nullopt);
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (m_options.write_timeout)
+        deadline = std::chrono::steady_clock::now() + *m_options.write_timeout;
+    const int error = write_all(m_output_fd, line, deadline);
     if (error == 0)
         return true;
-    if (error != EPIPE)
+    if (error != EPIPE && error != ECONNRESET)
         log_line(m_options.log_prefix, std::string("writing the output failed: ") + std::strerror(error));
     m_output_closed.store(true);
     lock.unlock();

@@ -21,6 +21,8 @@
 #include "mcp/tool_host.h"
 
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -39,6 +41,13 @@ struct McpServerOptions {
     std::string log_prefix = "nish-driver mcp";
     // A request line longer than this is skipped and answered with -32600 (id null).
     std::size_t max_line_bytes = 8 * 1024 * 1024;
+    // How long one answer may wait for the client to take it before the connection is given up
+    // (a client that stops reading a socket); none: as long as it takes (stdio). With a timeout
+    // the output descriptor should be non-blocking.
+    std::optional<std::chrono::milliseconds> write_timeout;
+    // Methods beyond MCP's, and the data of -32601 (mcp_methods.h); none by default.
+    ExtraMethod extra_method;
+    NotFoundData not_found_data;
 };
 
 class McpServer {

@@ -208,6 +208,19 @@ TEST(DeskCliRun, HelpListsEveryVerb)
     EXPECT_EQ(bare.status, 2);
 }
 
+TEST(DeskCliRun, EachVerbsHelpNamesEveryArgument)
+{
+    TempDir dir;
+    for (const auto& def : nd_desk::desk_verbs()) {
+        const std::string verb = def.decl.name.substr(5);
+        auto r = run_shuttle({"desk", verb, "--help"}, dir.socket(), dir.path);
+        EXPECT_EQ(r.status, 0) << verb << ": " << r.err;
+        EXPECT_EQ(r.out.rfind("usage: shuttle desk " + verb, 0), 0u) << r.out;
+        for (const auto& arg : def.decl.args)
+            EXPECT_NE(r.out.find("--" + arg.name), std::string::npos) << verb << " --" << arg.name << "\n" << r.out;
+    }
+}
+
 TEST(DeskCliRun, ExitStatusAndOutput)
 {
     TempDir dir;

@@ -58,8 +58,9 @@ export class Sandbox {
 
     // `shuttle mcp` behind the SDK client. `received` records every message after the handshake.
     // cwd: the MCP server's working directory (the agent's, against which script_run resolves a path).
-    async startMcp({ cwd } = {}) {
-        const transport = new StdioClientTransport({ command: SHUTTLE_BIN, args: ['mcp'], env: this.env(), stderr: 'pipe', cwd });
+    // args: shuttle's arguments (['mcp'] unless a test starts it as a client config says).
+    async startMcp({ cwd, args = ['mcp'] } = {}) {
+        const transport = new StdioClientTransport({ command: SHUTTLE_BIN, args, env: this.env(), stderr: 'pipe', cwd });
         const session = { stderr: '', received: [], sent: [], errors: [] };
         transport.stderr?.on('data', (d) => { session.stderr += d; });
         const send = transport.send.bind(transport);

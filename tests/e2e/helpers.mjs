@@ -103,12 +103,13 @@ export class Driver {
         this.clientErrors = [];
     }
 
-    async start(clientName = 'e2e') {
+    // args: the driver's arguments (the mock desktop with every consent granted by default).
+    async start(clientName = 'e2e', args = DRIVER_ARGS) {
         if (!existsSync(DRIVER_BIN))
             throw new Error(`nish-driver not found at ${DRIVER_BIN}: build it or set NISH_DRIVER_BIN`);
         const transport = new StdioClientTransport({
             command: DRIVER_BIN,
-            args: DRIVER_ARGS,
+            args,
             env: driverEnv(this.auditLog),
             stderr: 'pipe',
         });
@@ -186,10 +187,10 @@ export class Driver {
     }
 }
 
-export async function startDriver(clientName) {
+export async function startDriver(clientName, args = DRIVER_ARGS) {
     const d = new Driver();
     try {
-        await d.start(clientName);
+        await d.start(clientName, args);
     } catch (err) {
         await d.close().catch(() => {});
         throw new Error(`${err.message}\n--- driver stderr ---\n${d.stderrText}`);

@@ -4,6 +4,7 @@
 #include "core/backend/registry.h"
 #include "core/version.h"
 #include "driver/manifest.h"
+#include "pipe_lines.h"
 #include "schema_validate.h"
 
 #include <gtest/gtest.h>
@@ -16,26 +17,11 @@
 
 namespace {
 
-struct Run {
-    int status = -1;
-    std::string out;
-};
-
-Run run(const std::string& args)
+nd_test::CommandRun run(const std::string& args)
 {
     // Without a desktop, whatever the caller's environment: these tests describe a machine with none.
-    const std::string cmd = "env -u DISPLAY -u AT_SPI_BUS_ADDRESS NISH_AUDIT_LOG= " + std::string(NISH_BIN_DIR) + "/nish-driver " + args + " 2>&1 </dev/null";
-    Run r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        r.out.append(buf.data(), n);
-    int status = pclose(p);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return nd_test::run_command("env -u DISPLAY -u AT_SPI_BUS_ADDRESS NISH_AUDIT_LOG= " + std::string(NISH_BIN_DIR) +
+                                "/nish-driver " + args + " 2>&1 </dev/null");
 }
 
 TEST(Cli, Version)
@@ -99,6 +85,10 @@ TEST(Cli, BadArgumentsAreRefusedClearly)
     auto help = run("--help");
     EXPECT_EQ(help.status, 0);
     EXPECT_NE(help.out.find("tests and demos only"), std::string::npos);
+    // Every command and flag is named and said what it does.
+    for (const std::string word : {"nish-driver mcp", "nish-driver daemon", "nish-driver metadata", "nish-driver doctor",
+             "nish-driver manifest", "--backend", "--consent", "--fixtures", "--control-fd", "--connect", "--socket", "--json"})
+        EXPECT_NE(help.out.find(word), std::string::npos) << word;
 }
 
 TEST(Cli, McpWithoutConsentDeniesSessions)
@@ -108,15 +98,9 @@ TEST(Cli, McpWithoutConsentDeniesSessions)
                             "'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"start_session\",\"arguments\":{}}}'"
                             " | NISH_AUDIT_LOG= "
         + std::string(NISH_BIN_DIR) + "/nish-driver mcp --backend mock";
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    std::string out;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        out.append(buf.data(), n);
-    EXPECT_EQ(pclose(p), 0);
-    auto reply = nlohmann::json::parse(out);
+    auto r = nd_test::run_command(cmd);
+    EXPECT_EQ(r.status, 0);
+    auto reply = nlohmann::json::parse(r.out);
     EXPECT_EQ(reply["result"]["isError"], true);
     EXPECT_EQ(reply["result"]["structuredContent"]["error"]["code"], "consent_denied");
 }

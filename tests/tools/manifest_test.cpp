@@ -12,6 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
 
 namespace {
 
@@ -60,6 +64,47 @@ TEST(Manifest, EveryControlMethodItListsIsAnswered)
         const auto reply = json::parse(commands.handle(json({{"method", method}}).dump()));
         EXPECT_NE(reply.value(json::json_pointer("/error/code"), std::string()), "unknown_method") << method;
     }
+}
+
+} // namespace
+
+namespace {
+
+std::string read_text(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+TEST(RegistryServerJson, TheCommittedCopyIsWhatTheManifestMakes)
+{
+    const auto generated = nd_driver::registry_server_json();
+    EXPECT_EQ(read_text(std::string(NISH_SOURCE_DIR) + "/server.json"), generated.dump(2) + "\n")
+        << "server.json is stale: run build/bin/nish-docgen --write-server-json server.json";
+}
+
+TEST(RegistryServerJson, KeepsTheRegistrysRules)
+{
+    const auto s = nd_driver::registry_server_json();
+    const auto name = s["name"].get<std::string>();
+    EXPECT_EQ(std::count(name.begin(), name.end(), '/'), 1) << "a reverse-DNS namespace, one slash, a name";
+    EXPECT_LE(s["description"].get<std::string>().size(), 100u);
+    EXPECT_EQ(s["version"], nd_core::DRIVER_VERSION) << "a concrete version, the program's";
+    const auto& meta = s["_meta"]["io.modelcontextprotocol.registry/publisher-provided"];
+    EXPECT_EQ(meta["contract_version"], nd_core::CONTRACT_VERSION);
+    EXPECT_EQ(meta["launch"]["args"], nd_driver::manifest()["launch"]["args"]);
+    EXPECT_EQ(meta["daemon"]["args"], json({"mcp", "--connect"}));
+    EXPECT_FALSE(s.contains("packages")) << "the registry has no Debian package type";
+}
+
+TEST(Manifest, NamesTheDaemonAndItsSocketMethods)
+{
+    const auto d = nd_driver::manifest()["daemon"];
+    EXPECT_EQ(d["args"], json({"daemon"}));
+    EXPECT_EQ(d["methods"], json({"metadata"}));
+    EXPECT_EQ(d["connect"]["args"], json({"mcp", "--connect"}));
 }
 
 } // namespace

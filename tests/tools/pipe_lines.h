@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -116,6 +118,27 @@ inline pid_t spawn_program(std::vector<std::string> args, const std::vector<std:
     EXPECT_EQ(posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), envp.data()), 0) << args[0];
     posix_spawn_file_actions_destroy(&actions);
     return pid;
+}
+
+struct CommandRun {
+    int status = -1; // the exit status, -1 when it did not exit
+    std::string out; // stdout, with stderr when the command sends it there
+};
+
+// Runs a shell command line to its end and gathers its output.
+inline CommandRun run_command(const std::string& command_line)
+{
+    CommandRun r;
+    FILE* p = ::popen(command_line.c_str(), "r");
+    if (!p)
+        return r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        r.out.append(buf, n);
+    const int status = ::pclose(p);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
 }
 
 } // namespace nd_test

@@ -59,6 +59,7 @@ struct DesktopState {
     std::deque<nd_core::PersonInput> person_input;
 
     std::string clipboard;
+    bool clipboard_ours = false; // the driver wrote it (release() wipes it), not another app
 
     bool indicator_shown = false;
     bool indicator_paused = false;

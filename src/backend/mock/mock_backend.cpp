@@ -178,6 +178,7 @@ void MockBackend::set_clipboard_text(std::string text)
 {
     std::lock_guard lock(m_state->mutex);
     m_state->clipboard = std::move(text);
+    m_state->clipboard_ours = false;
 }
 
 bool MockBackend::indicator_shown() const

@@ -24,7 +24,16 @@ nd_core::Result<void> MockClipboard::write_text(std::string_view text)
 {
     std::lock_guard lock(m_state.mutex);
     m_state.clipboard = std::string(text);
+    m_state.clipboard_ours = true;
     return {};
+}
+
+void MockClipboard::release()
+{
+    std::lock_guard lock(m_state.mutex);
+    if (m_state.clipboard_ours)
+        m_state.clipboard.clear();
+    m_state.clipboard_ours = false;
 }
 
 nd_core::Result<void> MockOverlay::show_indicator()

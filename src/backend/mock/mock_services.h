@@ -28,6 +28,8 @@ public:
     explicit MockClipboard(DesktopState& state) : m_state(state) {}
     nd_core::Result<std::string> read_text() override;
     nd_core::Result<void> write_text(std::string_view) override;
+    // As on X11: the text the driver wrote goes with it; another app's copy stays.
+    void release() override;
 
 private:
     DesktopState& m_state;

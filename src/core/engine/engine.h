@@ -46,6 +46,9 @@ struct SettleInfo {
 
 struct EngineOptions {
     std::string client_name = "host";
+    // Told apart sessions of several engines in one process (the driver daemon's connections):
+    // "mcp:<client>:<pid>-<tag>". Empty in a process with one engine.
+    std::string session_tag;
     std::chrono::milliseconds settle_timeout{1000};
     std::chrono::milliseconds settle_interval{20};
     std::chrono::milliseconds settle_quiet{150};

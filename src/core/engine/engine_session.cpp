@@ -54,6 +54,8 @@ std::string Engine::new_session_id()
 {
     ++m_session_count;
     auto id = "mcp:" + m_options.client_name + ":" + std::to_string(::getpid());
+    if (!m_options.session_tag.empty())
+        id += "-" + m_options.session_tag;
     if (m_session_count > 1)
         id += ":" + std::to_string(m_session_count);
     return id;

@@ -4,6 +4,7 @@
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
 #include "desk/wire/endpoint.h"
+#include "mcp/tool_docs.h"
 
 #include <charconv>
 #include <chrono>
@@ -200,6 +201,14 @@ nd_core::Result<CliArgs> parse_desk_cli(const std::vector<std::string>& argv)
 
 int run_desk_cli(const std::vector<std::string>& argv)
 {
+    // `shuttle desk VERB --help`: the verb's description and every argument, from its declaration.
+    if (argv.size() == 2 && (argv[1] == "--help" || argv[1] == "-h")) {
+        if (const VerbDef* verb = find_verb("desk_" + argv[0])) {
+            std::cout << usage_of(*verb) << "\n" << nd_mcp::tool_section_markdown(verb->decl, argv[0])
+                      << "\n--out FILE: where a picture goes (default shot-<time>.png here).\n";
+            return 0;
+        }
+    }
     auto parsed = parse_desk_cli(argv);
     if (!parsed) {
         std::cerr << "shuttle desk: " << parsed.error().message << "\n";

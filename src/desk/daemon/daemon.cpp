@@ -1,6 +1,6 @@
 #include "desk/daemon/daemon.h"
 
-#include "desk/daemon/socket_setup.h"
+#include "mcp/unix_socket.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/frame_io.h"
 
@@ -28,11 +28,9 @@ constexpr std::chrono::seconds WRITE_TIMEOUT{10};
 PeerCred peer_of(int fd)
 {
     PeerCred out;
-    ucred cred{};
-    socklen_t len = sizeof cred;
-    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
-        out.pid = cred.pid;
-        out.uid = cred.uid;
+    if (auto cred = nd_mcp::peer_credentials(fd)) {
+        out.pid = cred->pid;
+        out.uid = cred->uid;
     }
     return out;
 }
@@ -65,7 +63,7 @@ nd_core::Result<std::unique_ptr<Daemon>> Daemon::open(nd_core::Backend& backend,
     std::unique_ptr<Daemon> daemon(new Daemon(backend, std::move(options)));
     if (daemon->m_stop_fd < 0 || !daemon->m_watcher->ok())
         return make_error(ErrorCode::internal_error, "the daemon could not make its event descriptors");
-    daemon->m_listen = TRY(listen_on(daemon->m_options.endpoint, group));
+    daemon->m_listen = TRY(nd_mcp::listen_unix(daemon->m_options.endpoint, group));
     if (const auto& fds = daemon->m_options.control) {
         Daemon* d = daemon.get();
         d->m_host = std::make_unique<HostControl>(fds->in, fds->out, [d](bool stop) { d->set_safety_stop(stop); },

@@ -1,6 +1,6 @@
 #include "desk/wire/client.h"
 
-#include "desk/wire/endpoint.h"
+#include "mcp/unix_socket.h"
 
 #include <cerrno>
 #include <cstring>
@@ -15,21 +15,13 @@ using nd_core::make_error;
 
 nd_core::Result<Client> Client::connect(const std::string& path)
 {
-    if (path.size() > max_socket_path())
-        return make_error(ErrorCode::invalid_arguments, "the socket path is too long for a unix socket");
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return make_error(ErrorCode::backend_unavailable, std::string("cannot make a socket: ") + std::strerror(errno));
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::memcpy(addr.sun_path, path.data(), path.size());
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        const int err = errno;
-        ::close(fd);
-        return make_error(ErrorCode::backend_unavailable, "no shuttle daemon answers at " + path + " (" + std::strerror(err) +
-                                                              "): start it with `shuttle daemon`");
-    }
-    return Client(fd);
+    auto fd = nd_mcp::connect_unix(path);
+    if (fd.ok())
+        return Client(*fd);
+    auto error = fd.error();
+    if (error.code == ErrorCode::backend_unavailable)
+        error.message = "no shuttle daemon answers at " + error.message + ": start it with `shuttle daemon`";
+    return error;
 }
 
 Client::Client(Client&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }

@@ -1,6 +1,4 @@
-#include "desk/daemon/socket_setup.h"
-
-#include "desk/wire/endpoint.h"
+#include "mcp/unix_socket.h"
 
 #include <cerrno>
 #include <cstring>
@@ -10,10 +8,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-namespace nd_desk {
+namespace nd_mcp {
 
 using nd_core::ErrorCode;
 using nd_core::make_error;
+
+std::size_t max_unix_path() { return sizeof(sockaddr_un{}.sun_path) - 1; }
 
 namespace {
 
@@ -39,15 +39,15 @@ bool someone_listens(const sockaddr_un& addr)
 
 } // namespace
 
-nd_core::Result<int> listen_on(const std::string& path, const std::optional<std::string>& socket_group)
+nd_core::Result<int> listen_unix(const std::string& path, const std::optional<std::string>& socket_group)
 {
-    if (path.empty() || path.size() > wire::max_socket_path())
+    if (path.empty() || path.size() > max_unix_path())
         return make_error(ErrorCode::invalid_arguments, "the socket path is empty or too long for a unix socket: " + path);
     gid_t gid = 0;
     if (socket_group) {
         const group* g = ::getgrnam(socket_group->c_str());
         if (!g)
-            return make_error(ErrorCode::invalid_arguments, "daemon.socket_group names no group: " + *socket_group);
+            return make_error(ErrorCode::invalid_arguments, "the socket group names no group: " + *socket_group);
         gid = g->gr_gid;
     }
     if (path.front() == '/')
@@ -61,7 +61,7 @@ nd_core::Result<int> listen_on(const std::string& path, const std::optional<std:
         if (!S_ISSOCK(st.st_mode))
             return make_error(ErrorCode::invalid_arguments, path + " exists and is not a socket; move it away first");
         if (someone_listens(addr))
-            return make_error(ErrorCode::invalid_arguments, "a shuttle daemon already listens at " + path);
+            return make_error(ErrorCode::invalid_arguments, "a daemon already listens at " + path);
         ::unlink(path.c_str());
     }
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -94,4 +94,32 @@ nd_core::Result<int> listen_on(const std::string& path, const std::optional<std:
     return fd;
 }
 
-} // namespace nd_desk
+
+nd_core::Result<int> connect_unix(const std::string& path)
+{
+    if (path.empty() || path.size() > max_unix_path())
+        return make_error(ErrorCode::invalid_arguments, "the socket path is empty or too long for a unix socket: " + path);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return make_error(ErrorCode::backend_unavailable, std::string("cannot make a socket: ") + std::strerror(errno));
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.data(), path.size());
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        const int err = errno;
+        ::close(fd);
+        return make_error(ErrorCode::backend_unavailable, path + " (" + std::strerror(err) + ")");
+    }
+    return fd;
+}
+
+std::optional<PeerCredentials> peer_credentials(int fd)
+{
+    ucred cred{};
+    socklen_t len = sizeof cred;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+        return std::nullopt;
+    return PeerCredentials{static_cast<int>(cred.pid), static_cast<unsigned>(cred.uid)};
+}
+
+} // namespace nd_mcp
