@@ -2,6 +2,7 @@
 
 #include "driver/common.h"
 #include "driver/tool_registry.h"
+#include "mcp/ignored_args.h"
 
 #include <exception>
 
@@ -91,6 +92,27 @@ nd_core::Result<void> Dispatcher::approve(const ToolDef& def, const Args& args, 
     return nd_core::make_error(ErrorCode::approval_denied, "the host's control pipe is closed; nothing can approve this call");
 }
 
+namespace {
+
+// Names what the call's arguments held that the declaration let go by (mcp/ignored_args.h): a
+// field of the result object and the last line of its text, on success and on failure alike.
+ToolOutput name_ignored(ToolOutput out, const std::vector<nd_mcp::IgnoredArgument>& ignored)
+{
+    if (ignored.empty())
+        return out;
+    auto& s = out.structured;
+    const auto open = s.find('{');
+    const auto close = s.rfind('}');
+    if (open == std::string::npos || close == std::string::npos || close < open)
+        return out;
+    const bool empty = s.find_first_not_of(" \t\n", open + 1) == close;
+    s.insert(close, std::string(empty ? "" : ",") + "\"ignored_arguments\":" + nd_mcp::ignored_json(ignored));
+    out.text += (out.text.empty() ? "" : "\n") + std::string("ignored arguments: ") + nd_mcp::ignored_text(ignored);
+    return out;
+}
+
+} // namespace
+
 ToolOutput Dispatcher::call_tool(std::string_view name, const nlohmann::json& arguments, const CallContext& call)
 {
     const auto* def = find_tool(name);
@@ -109,9 +131,10 @@ ToolOutput Dispatcher::call_tool(std::string_view name, const nlohmann::json& ar
         .session = session ? session->id : std::string(),
         .tool = def->decl.name,
         .outcome = result.ok() ? nd_core::AuditOutcome::ok() : nd_core::AuditOutcome::failed(result.error().code)});
+    const auto ignored = nd_mcp::ignored_arguments(def->decl, arguments);
     if (!result.ok())
-        return error_output(result.error());
-    return std::move(result).value();
+        return name_ignored(error_output(result.error()), ignored);
+    return name_ignored(std::move(result).value(), ignored);
 }
 
 } // namespace nd_driver

@@ -4,6 +4,9 @@
 
 #include "mcp/tool_decl.h"
 
+#include "core/encode/json_writer.h"
+#include "mcp/ignored_args.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -143,18 +146,112 @@ nd_core::Result<nlohmann::json> check_value(const ArgSpec& spec, ArgPolicy polic
     return v;
 }
 
-// Under refuse, the first argument the declaration does not know, by name.
+bool is_declared(const ToolDecl& decl, std::string_view name)
+{
+    return std::any_of(decl.args.begin(), decl.args.end(), [&](const ArgSpec& a) { return a.name == name; });
+}
+
+// A name as a message repeats it: the caller's text, bounded.
+std::string shown_name(std::string_view name) { return std::string(name.substr(0, 64)); }
+
+// Under refuse, the first argument the declaration does not know, by name, with the one it likely
+// meant and the ones there are.
 nd_core::Result<void> refuse_unknown(const ToolDecl& decl, const nlohmann::json& arguments)
 {
     for (auto it = arguments.begin(); it != arguments.end(); ++it) {
-        const auto declared = [&](const ArgSpec& a) { return a.name == it.key(); };
-        if (std::none_of(decl.args.begin(), decl.args.end(), declared))
-            return make_error(ErrorCode::invalid_arguments, it.key() + ": " + decl.name + " takes no such argument");
+        if (is_declared(decl, it.key()))
+            continue;
+        std::string message = shown_name(it.key()) + ": " + decl.name + " takes no such argument";
+        if (auto near = nearest_argument(decl, it.key()))
+            message += " (did you mean " + *near + "?)";
+        std::string names;
+        for (const auto& a : decl.args)
+            names += (names.empty() ? "" : ", ") + a.name;
+        message += names.empty() ? "; it takes none" : "; it takes " + names;
+        return make_error(ErrorCode::invalid_arguments, message);
     }
     return {};
 }
 
+std::size_t edit_distance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
 } // namespace
+
+std::optional<std::string> nearest_argument(const ToolDecl& decl, std::string_view name)
+{
+    if (name.empty() || name.size() > 64)
+        return std::nullopt;
+    for (const auto& a : decl.args)
+        if (name.size() >= 3 && (a.name.find(name) != std::string::npos || name.find(a.name) != std::string_view::npos))
+            return a.name;
+    std::optional<std::string> best;
+    std::size_t best_distance = name.size() / 3 + 1;
+    for (const auto& a : decl.args) {
+        const auto d = edit_distance(name, a.name);
+        if (d < best_distance) {
+            best_distance = d;
+            best = a.name;
+        }
+    }
+    return best;
+}
+
+std::vector<IgnoredArgument> ignored_arguments(const ToolDecl& decl, const nlohmann::json& arguments)
+{
+    std::vector<IgnoredArgument> out;
+    if (decl.policy != ArgPolicy::drop || !arguments.is_object())
+        return out;
+    for (auto it = arguments.begin(); it != arguments.end() && out.size() < MAX_IGNORED_NAMED; ++it) {
+        const auto spec = std::find_if(decl.args.begin(), decl.args.end(), [&](const ArgSpec& a) { return a.name == it.key(); });
+        if (spec == decl.args.end()) {
+            out.push_back({shown_name(it.key()), "unknown", nearest_argument(decl, it.key())});
+        } else if (!it->is_null() && !type_matches(spec->type, *it) && !spec->required && !spec->strict) {
+            out.push_back({spec->name, "must be " + type_phrase(spec->type, decl.policy), std::nullopt});
+        }
+    }
+    return out;
+}
+
+std::string ignored_text(const std::vector<IgnoredArgument>& ignored)
+{
+    std::string out;
+    for (const auto& i : ignored) {
+        out += (out.empty() ? "" : "; ") + i.name + ": " + i.reason;
+        if (i.did_you_mean)
+            out += ", did you mean " + *i.did_you_mean + "?";
+    }
+    return out;
+}
+
+std::string ignored_json(const std::vector<IgnoredArgument>& ignored)
+{
+    std::string out;
+    nd_core::JsonWriter w(out);
+    w.begin_array();
+    for (const auto& i : ignored) {
+        w.begin_object().field("name", i.name).field("reason", i.reason);
+        if (i.did_you_mean)
+            w.field("did_you_mean", *i.did_you_mean);
+        w.end_object();
+    }
+    w.end_array();
+    return out;
+}
 
 nd_core::Result<nlohmann::json> check_arguments(const ToolDecl& decl, const nlohmann::json& arguments)
 {
