@@ -203,7 +203,7 @@ int run_daemon(const Options& o)
     }
     std::string socket = o.socket;
     if (socket.empty()) {
-        auto endpoint = nd_driver::daemon_endpoint(o.backend.name == "mock" ? "mock" : (*backend)->name());
+        auto endpoint = nd_driver::daemon_endpoint((*backend)->name());
         if (!endpoint.ok()) {
             std::cerr << "nish-driver daemon: " << endpoint.error().text() << "\n";
             return 2;

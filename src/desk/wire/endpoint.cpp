@@ -1,8 +1,9 @@
 #include "desk/wire/endpoint.h"
 
+#include "mcp/unix_socket.h"
+
 #include <cstdlib>
 #include <pwd.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 namespace nd_desk::wire {
@@ -10,15 +11,13 @@ namespace nd_desk::wire {
 using nd_core::ErrorCode;
 using nd_core::make_error;
 
-std::size_t max_socket_path() { return sizeof(sockaddr_un{}.sun_path) - 1; }
-
 namespace {
 
 nd_core::Result<std::string> checked(std::string path)
 {
-    if (path.size() > max_socket_path())
+    if (path.size() > nd_mcp::max_unix_path())
         return make_error(ErrorCode::invalid_arguments, "the socket path " + path + " is longer than a unix socket allows (" +
-                                                            std::to_string(max_socket_path()) + " bytes)");
+                                                            std::to_string(nd_mcp::max_unix_path()) + " bytes)");
     return path;
 }
 

@@ -16,7 +16,4 @@ nd_core::Result<std::string> default_endpoint();
 // The same rule without SHUTTLE_SOCKET (what the daemon uses unless told otherwise).
 nd_core::Result<std::string> standard_endpoint();
 
-// Longest path a unix socket address holds (sun_path less its terminating zero).
-std::size_t max_socket_path();
-
 } // namespace nd_desk::wire
