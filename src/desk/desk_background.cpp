@@ -267,7 +267,8 @@ nd_core::Result<VerbReply> background_scroll(Desk& desk, DeskInput& input, const
         std::snprintf(text, sizeof text, "%.17g", std::max(0.0, *before + step));
         auto set = actuator->set_value(window, e, text);
         if (!set) {
-            if (set.error().code == ErrorCode::unsupported || set.error().code == ErrorCode::action_failed)
+            if (set.error().code == ErrorCode::unsupported || set.error().code == ErrorCode::action_failed ||
+                set.error().code == ErrorCode::action_not_offered || set.error().code == ErrorCode::invalid_arguments)
                 return make_error(ErrorCode::background_refused, "the scroll bar takes no value: " + set.error().message);
             return std::move(set).error();
         }

@@ -75,7 +75,7 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
     // toggle, else the first action unless that one opens a menu or moves the focus.
     auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, e.role);
     if (!choice)
-        return make_error(ErrorCode::action_failed, "the node (" + e.role + ") has no click action of its own (its actions: " +
+        return make_error(ErrorCode::action_not_offered, "the node (" + e.role + ") has no click action of its own (its actions: " +
                                                         nd_core::describe_actions(actions) +
                                                         "): click it instead (desk_act with action click)");
     TRY_VOID(actuator->do_action(ref.window(), e, choice->action));

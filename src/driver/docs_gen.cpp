@@ -32,6 +32,11 @@ std::string errors_markdown()
                       "Every failed tool call is an MCP result with `isError: true` whose structuredContent is\n"
                       "`{\"ok\": false, \"error\": {code, message, disposition: {retry}, suggestion, ...}}` and whose "
                       "text is\n`<code>: <message> [retry: <disposition>] <suggestion>` (contract §2).\n\n"
+                      "A disposition tells the truth about what reached the app. A call refused before anything was "
+                      "sent is never\n`unsafe`: an element that is not ready yet (disabled, hidden, off screen) is "
+                      "`element_not_ready`\n(`after_refresh`: wait, read again, retry), one that does not offer the "
+                      "act is `action_not_offered`\n(`never`). `action_failed` (`unsafe`) means the driver sent "
+                      "something and the app did not do it\nas asked, so the app may have changed.\n\n"
                       "| code | retry | suggestion |\n|---|---|---|\n";
     for (const auto& row : nd_core::error_table())
         out += "| `" + std::string(row.name) + "` | " + std::string(nd_core::retry_name(row.retry)) + " | "
@@ -76,7 +81,7 @@ std::string act_actions_markdown()
         std::string names;
         for (auto n : row.names)
             names += (names.empty() ? "`" : ", `") + std::string(n) + "`";
-        std::string otherwise = "fails with `action_failed` naming the element's actions";
+        std::string otherwise = "fails with `action_not_offered` naming the element's actions";
         if (row.default_fallback)
             otherwise = "the element's first (default) action, unless that one is no click (below)";
         else if (row.click_repeat > 0)
@@ -92,7 +97,7 @@ std::string act_actions_markdown()
     out += never + ", nor any other `group.name` (`not_click_action`), except that a click on a menu bar's entry "
                    "(`menu_item`, `menu`) with nothing else runs its menu action: the menu it opens is its own (Qt's "
                    "`ShowMenu`). The click tool then selects a selectable tab or row "
-                   "(`Selection.SelectChild`); otherwise the act fails with `action_failed`, naming the actions the "
+                   "(`Selection.SelectChild`); otherwise the act fails with `action_not_offered`, naming the actions the "
                    "element has, and recommends a foreground act in a takeover.\n";
     return out;
 }

@@ -119,10 +119,12 @@ test('synthetic input in a headless session: requires_takeover', () =>
         assert.ok(!after.elements.some((r) => r.name === 'Signed in'));
     }, { session: true }));
 
-test('a disabled button is not clicked', () =>
+test('a disabled button is not clicked, and the error says nothing was sent and to wait', () =>
     withDriver(async (d) => {
         const { elements } = await d.read('Settings');
         const disabled = row(elements, 'Disabled action');
         assert.ok(!disabled.states.includes('enabled'));
-        await d.fails('click', { element_token: disabled.element_token }, 'action_failed');
+        const { error } = await d.fails('click', { element_token: disabled.element_token }, 'element_not_ready');
+        assert.equal(error.disposition.retry, 'after_refresh');
+        assert.match(error.suggestion, /^Nothing was sent; wait until the element is enabled/);
     }, { session: true }));

@@ -289,7 +289,7 @@ protected:
         ASSERT_FALSE(target.is_null()) << "every named row of the page has a click";
         auto r = call("click", {{"element_token", target["element_token"]}});
         ASSERT_TRUE(r.is_error) << target.dump() << ": " << r.text;
-        EXPECT_EQ(r.code(), "action_failed");
+        EXPECT_EQ(r.code(), "action_not_offered");
         EXPECT_NE(r.text.find("has no action for click; its actions: " +
                               std::string(target["actions"].empty() ? "none" : "[\"" + target["actions"][0].get<std::string>())),
             std::string::npos) << r.text;

@@ -174,7 +174,7 @@ protected:
         ASSERT_FALSE(row.is_null()) << what << " is not in the read";
         auto r = call("click", {{"element_token", row["element_token"]}});
         ASSERT_TRUE(r.is_error) << what << ": " << r.text;
-        EXPECT_EQ(r.code(), "action_failed") << what << ": " << r.text;
+        EXPECT_EQ(r.code(), "action_not_offered") << what << ": " << r.text;
         EXPECT_NE(r.text.find("has no action for click; its actions: " +
                               (row["actions"].empty() ? std::string("none") : "[\"" + row["actions"][0].get<std::string>())),
             std::string::npos) << r.text;

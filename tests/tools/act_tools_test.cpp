@@ -34,12 +34,20 @@ TEST(ActTools, DisabledAndActionlessElements)
 {
     ToolHarness h;
     h.start();
+    // Refused before anything was sent: the disposition says so (wait and read again, or pick
+    // another element), never the `unsafe` of an act that may have half happened.
     auto disabled = h.call("click", {{"element_token", h.token("Settings", "Disabled action")}});
-    EXPECT_EQ(disabled.code(), "action_failed");
-    EXPECT_EQ(disabled.retry(), "unsafe");
+    EXPECT_EQ(disabled.code(), "element_not_ready");
+    EXPECT_EQ(disabled.retry(), "after_refresh");
+    EXPECT_NE(disabled.text.find("[retry: after_refresh] Nothing was sent; wait until the element is enabled"),
+        std::string::npos) << disabled.text;
     auto menu = h.call("right_click", {{"element_token", h.token("Settings", "Sign in")}});
-    EXPECT_EQ(menu.code(), "action_failed");
+    EXPECT_EQ(menu.code(), "action_not_offered");
+    EXPECT_EQ(menu.retry(), "never");
     EXPECT_EQ(menu.structured["error"]["escalation"]["recommend"], "takeover");
+    auto label = h.call("type_text", {{"element_token", h.token("Settings", "Sign in")}, {"text", "x"}});
+    EXPECT_EQ(label.code(), "action_not_offered") << label.text;
+    EXPECT_TRUE(h.mock().semantic_log().empty()) << "a refusal sent something";
 }
 
 TEST(ActTools, SetValueReadback)
@@ -58,7 +66,7 @@ TEST(ActTools, SetValueReadback)
     auto volume = h.call("set_value", {{"element_token", h.token("Settings", "Volume")}, {"value", "55"}});
     EXPECT_EQ(volume.structured["readback"], "match") << volume.text;
     auto out_of_range = h.call("set_value", {{"element_token", h.token("Settings", "Volume")}, {"value", "500"}});
-    EXPECT_EQ(out_of_range.code(), "action_failed");
+    EXPECT_EQ(out_of_range.code(), "invalid_arguments");
 }
 
 TEST(ActTools, SecureFieldsAreNeverTypedInto)

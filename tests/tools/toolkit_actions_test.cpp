@@ -95,7 +95,7 @@ TEST_F(Toolkits, ClickRunsQtsPressAndToggleButNeverItsFocusOrStep)
 
     // A spin box's Increase is no click, though it is its first action.
     auto spin = h.call("click", {{"element_token", h.token("Toolkits", "Count")}});
-    EXPECT_EQ(spin.code(), "action_failed");
+    EXPECT_EQ(spin.code(), "action_not_offered");
     const auto message = spin.structured["error"]["message"].get<std::string>();
     EXPECT_NE(message.find("[\"Increase\", \"Decrease\", \"SetFocus\"]"), std::string::npos) << message;
     EXPECT_EQ(spin.structured["error"]["escalation"]["recommend"], "takeover");
@@ -112,7 +112,7 @@ TEST_F(Toolkits, RightClickRunsTheContextMenuAction)
     EXPECT_EQ(ran(), Ran{"ShowMenu qt.menu"});
 
     auto none = h.call("right_click", {{"element_token", h.token("Toolkits", "Apply")}});
-    EXPECT_EQ(none.code(), "action_failed");
+    EXPECT_EQ(none.code(), "action_not_offered");
     EXPECT_NE(none.structured["error"]["message"].get<std::string>().find("[\"Press\", \"SetFocus\"]"),
         std::string::npos);
 }
@@ -120,7 +120,7 @@ TEST_F(Toolkits, RightClickRunsTheContextMenuAction)
 TEST_F(Toolkits, AContextMenuActionAloneIsNoClick)
 {
     auto r = h.call("click", {{"element_token", h.token("Toolkits", "Caption")}});
-    EXPECT_EQ(r.code(), "action_failed");
+    EXPECT_EQ(r.code(), "action_not_offered");
     EXPECT_NE(r.structured["error"]["message"].get<std::string>().find("[\"showContextMenu\"]"), std::string::npos);
     EXPECT_TRUE(ran().empty());
 }

@@ -183,7 +183,7 @@ TEST_F(MockActions, RefusalsCarryTheirCodes)
 {
     auto missing = act->do_action(window(SETTINGS), find(SETTINGS, "settings.username"), "activate");
     ASSERT_FALSE(missing.ok());
-    EXPECT_EQ(missing.error().code, ErrorCode::action_failed);
+    EXPECT_EQ(missing.error().code, ErrorCode::action_not_offered);
     EXPECT_NE(missing.error().message.find("activate"), std::string::npos);
 
     Element disabled = find(SETTINGS, "settings.disabled");
@@ -191,18 +191,18 @@ TEST_F(MockActions, RefusalsCarryTheirCodes)
     EXPECT_FALSE(disabled.is(STATE_ENABLED));
     auto off = act->do_action(window(SETTINGS), disabled, "click");
     ASSERT_FALSE(off.ok());
-    EXPECT_EQ(off.error().code, ErrorCode::action_failed);
+    EXPECT_EQ(off.error().code, ErrorCode::element_not_ready);
     EXPECT_NE(off.error().message.find("disabled"), std::string::npos);
 
     auto gone = act->do_action(window(SETTINGS), Element{.key = "settings.nothing"}, "click");
     EXPECT_EQ(gone.error().code, ErrorCode::element_not_found);
 
     auto not_editable = act->set_value(window(SETTINGS), find(SETTINGS, "settings.sign_in"), "x");
-    EXPECT_EQ(not_editable.error().code, ErrorCode::action_failed);
+    EXPECT_EQ(not_editable.error().code, ErrorCode::action_not_offered);
     auto not_text = act->insert_text(window(SETTINGS), find(SETTINGS, "settings.volume"), "1");
-    EXPECT_EQ(not_text.error().code, ErrorCode::action_failed);
+    EXPECT_EQ(not_text.error().code, ErrorCode::action_not_offered);
     auto not_selectable = act->select(window(SETTINGS), find(SETTINGS, "settings.sign_in"));
-    EXPECT_EQ(not_selectable.error().code, ErrorCode::action_failed);
+    EXPECT_EQ(not_selectable.error().code, ErrorCode::action_not_offered);
 
     WindowInfo ghost = window(SETTINGS);
     ghost.window_id = 1;
@@ -258,7 +258,7 @@ TEST_F(MockActions, SliderTakesNumbersInRange)
     for (const char* bad : {"101", "-1", "loud", "", "5x"}) {
         auto r = act->set_value(window(SETTINGS), volume, bad);
         ASSERT_FALSE(r.ok()) << bad;
-        EXPECT_EQ(r.error().code, ErrorCode::action_failed);
+        EXPECT_EQ(r.error().code, ErrorCode::invalid_arguments);
     }
     EXPECT_EQ(act->read_value(window(SETTINGS), volume).value(), "12.5");
 }

@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 7> SELECTABLE_ROLES = {
 nd_core::Result<void> check_enabled(const Node& node)
 {
     if (!(node.states & nd_core::STATE_ENABLED))
-        return make_error(ErrorCode::action_failed, "the element is disabled");
+        return make_error(ErrorCode::element_not_ready, "the element is disabled");
     return {};
 }
 
@@ -53,7 +53,7 @@ nd_core::Result<void> MockActuator::do_action(const nd_core::WindowInfo& info, c
     MockWindow* window = TRY(live_window(m_state, info));
     Node* node = TRY(live_node(*window, element));
     if (!node->has_action(action))
-        return make_error(ErrorCode::action_failed,
+        return make_error(ErrorCode::action_not_offered,
                           "the element has no action \"" + std::string(action.substr(0, 64)) + "\"");
     TRY_VOID(check_enabled(*node));
     std::string key = node->key;
@@ -76,16 +76,16 @@ nd_core::Result<void> MockActuator::set_value(const nd_core::WindowInfo& info, c
         double v = 0;
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (value.empty() || ec != std::errc() || end != value.data() + value.size())
-            return make_error(ErrorCode::action_failed, "the element takes a number");
+            return make_error(ErrorCode::invalid_arguments, "the element takes a number");
         if (v < node->range->first || v > node->range->second)
-            return make_error(ErrorCode::action_failed, "the value is outside the element's range " +
+            return make_error(ErrorCode::invalid_arguments, "the value is outside the element's range " +
                                                             format_number(node->range->first) + ".." +
                                                             format_number(node->range->second));
         node->value = format_number(v);
     } else if (node->states & nd_core::STATE_EDITABLE) {
         node->value = apply_filter(*node, value);
     } else {
-        return make_error(ErrorCode::action_failed, "the element is not editable");
+        return make_error(ErrorCode::action_not_offered, "the element is not editable");
     }
     record(m_state, *window, *node, "set_value", std::to_string(value.size()) + " bytes");
     return {};
@@ -100,7 +100,7 @@ nd_core::Result<void> MockActuator::insert_text(const nd_core::WindowInfo& info,
     TRY_VOID(refuse_secure(*node));
     TRY_VOID(check_enabled(*node));
     if (!(node->states & nd_core::STATE_EDITABLE))
-        return make_error(ErrorCode::action_failed, "the element is not editable text");
+        return make_error(ErrorCode::action_not_offered, "the element is not editable text");
     // The mock keeps no caret: text goes at the end, as the interface allows.
     node->value += apply_filter(*node, text);
     record(m_state, *window, *node, "insert_text", std::to_string(text.size()) + " bytes");
@@ -115,7 +115,7 @@ nd_core::Result<void> MockActuator::select(const nd_core::WindowInfo& info, cons
     bool selectable = (node->states & nd_core::STATE_SELECTABLE) ||
                       std::find(SELECTABLE_ROLES.begin(), SELECTABLE_ROLES.end(), node->role) != SELECTABLE_ROLES.end();
     if (!selectable || !node->parent)
-        return make_error(ErrorCode::action_failed, "the element cannot be selected");
+        return make_error(ErrorCode::action_not_offered, "the element cannot be selected");
     TRY_VOID(check_enabled(*node));
     std::string key = node->key;
     TRY_VOID(select_node(*window, *node));
@@ -164,7 +164,7 @@ nd_core::Result<void> MockActuator::grab_focus(const nd_core::WindowInfo& info, 
     MockWindow* window = TRY(live_window(m_state, info));
     Node* node = TRY(live_node(*window, element));
     if (!(node->states & nd_core::STATE_FOCUSABLE) && !(node->states & nd_core::STATE_EDITABLE))
-        return make_error(ErrorCode::action_failed, "the element cannot take the keyboard focus (not focusable)");
+        return make_error(ErrorCode::action_not_offered, "the element cannot take the keyboard focus (not focusable)");
     TRY_VOID(check_enabled(*node));
     // One focus per window, as a toolkit keeps it.
     std::vector<Node*> stack{window->root.get()};

@@ -186,6 +186,33 @@ std::string plugins_dir(const DeskConfig& config)
     return config.plugins_dir ? *config.plugins_dir : config_dir(config) + "/tools.d";
 }
 
+void add_plugin_file(PluginSet& set, const std::string& file, const std::string& text)
+{
+    auto object = [&]() -> nd_core::Result<json> {
+        auto value = TRY(parse_json(text));
+        if (!value.is_object())
+            return refuse("must be a JSON object, not " + type_name(value));
+        return value;
+    }();
+    if (!object) {
+        set.refused.push_back({file, object.error().message});
+        return;
+    }
+    if (object->contains("service")) {
+        auto service = parse_service(*object, file, set.services);
+        if (service)
+            set.services.push_back(std::move(service).value());
+        else
+            set.refused.push_back({file, service.error().message});
+        return;
+    }
+    auto plugin = parse_plugin(*object, file, set.loaded);
+    if (plugin)
+        set.loaded.push_back(std::move(plugin).value());
+    else
+        set.refused.push_back({file, plugin.error().message});
+}
+
 PluginSet load_plugins(const std::string& dir)
 {
     PluginSet set;
@@ -201,30 +228,12 @@ PluginSet load_plugins(const std::string& dir)
             set.refused.push_back({file, "more than " + std::to_string(PLUGIN_FILES_MAX) + " plugin files; this one is not read"});
             continue;
         }
-        auto object = [&]() -> nd_core::Result<json> {
-            const auto text = TRY(read_bounded_file(file, PLUGIN_FILE_MAX_BYTES));
-            auto value = TRY(parse_json(text));
-            if (!value.is_object())
-                return refuse("must be a JSON object, not " + type_name(value));
-            return value;
-        }();
-        if (!object) {
-            set.refused.push_back({file, object.error().message});
+        auto text = read_bounded_file(file, PLUGIN_FILE_MAX_BYTES);
+        if (!text) {
+            set.refused.push_back({file, text.error().message});
             continue;
         }
-        if (object->contains("service")) {
-            auto service = parse_service(*object, file, set.services);
-            if (service)
-                set.services.push_back(std::move(service).value());
-            else
-                set.refused.push_back({file, service.error().message});
-            continue;
-        }
-        auto plugin = parse_plugin(*object, file, set.loaded);
-        if (plugin)
-            set.loaded.push_back(std::move(plugin).value());
-        else
-            set.refused.push_back({file, plugin.error().message});
+        add_plugin_file(set, file, *text);
     }
     return set;
 }

@@ -78,6 +78,10 @@ struct PluginSet {
 // The plugin directory: [tools] plugins, else tools.d beside config.toml.
 std::string plugins_dir(const DeskConfig&);
 
+// Parses one file's text (read from `file`, at most PLUGIN_FILE_MAX_BYTES) into the set: a plugin,
+// a service, or a refusal, checked against the files added before it.
+void add_plugin_file(PluginSet& set, const std::string& file, const std::string& text);
+
 // Reads every *.json file of `dir`. A missing directory is an empty set without a note (nobody
 // made one); one that cannot be read is an empty set with a note saying why.
 PluginSet load_plugins(const std::string& dir);

@@ -30,7 +30,8 @@ VerbDef act()
             if (e.secure() && action != "focus")
                 return make_error(ErrorCode::secure_field_refused, "the node is a password field: leave it to the person");
             if (action != "focus" && !e.is(nd_core::STATE_ENABLED) && ref.index > 0)
-                return make_error(ErrorCode::action_failed, "the node (" + e.role + ") is disabled: nothing to " + action);
+                return make_error(ErrorCode::element_not_ready, "not sent: the node (" + e.role + ") is disabled; wait until "
+                    "desk_snapshot shows it enabled, then call again");
             nlohmann::json out{{"acted", id}, {"action", action}};
             if (action == "click") {
                 auto hit = TRY(hit_test(desk, ref));

@@ -70,8 +70,8 @@ nd_core::Result<nlohmann::json> press_menu(Desk& desk, const CallScope& scope, c
     for (std::size_t i = 0; i < chain.size(); ++i) {
         auto menu = TRY(wait_showing(desk, scope, ref.window(), chain[i], i == 0 ? std::chrono::milliseconds{0} : MENU_OPEN_TIMEOUT));
         if (!menu)
-            return make_error(ErrorCode::action_failed,
-                i == 0 ? std::string("the menu does not show and no menu above it does: open its menu bar or window first")
+            return make_error(i == 0 ? ErrorCode::element_not_ready : ErrorCode::action_failed,
+                i == 0 ? std::string("not sent: the menu does not show and no menu above it does: open its menu bar or window first")
                        : std::string("a menu above the node did not open: read the window with desk_snapshot and press "
                                      "the menus one by one"));
         if (i + 1 < chain.size()) {
@@ -112,7 +112,8 @@ VerbDef press()
             if (e.secure())
                 return make_error(ErrorCode::secure_field_refused, "the node is a password field: leave it to the person");
             if (!e.is(nd_core::STATE_ENABLED) && ref.index > 0)
-                return make_error(ErrorCode::action_failed, "the node (" + e.role + ") is disabled: nothing to press");
+                return make_error(ErrorCode::element_not_ready, "not sent: the node (" + e.role + ") is disabled; wait until "
+                    "desk_snapshot shows it enabled, then press it again");
             std::string select_failed;
             if (one_of(e.role, SELECTED_ROLES) && (e.role == "page_tab" || e.is(nd_core::STATE_SELECTABLE))) {
                 nd_core::Result<void> selected;

@@ -81,11 +81,11 @@ nd_core::Result<Located> locate(ActRun& run, std::int64_t index)
         auto framed = TRY(framed_elements(run.desk, *snap, std::vector<std::int32_t>{row}));
         auto e = framed[static_cast<std::size_t>(row)];
         if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || e.frame.w <= 0 || e.frame.h <= 0)
-            return make_error(ErrorCode::action_failed,
+            return make_error(ErrorCode::element_not_ready,
                 describe(index, known) + " is not showing now (hidden), so it is not clicked; call computer_state again");
         const auto c = centre_of(e.frame);
         if (c.x < 0 || c.y < 0 || c.x >= run.screen.width || c.y >= run.screen.height)
-            return make_error(ErrorCode::action_failed,
+            return make_error(ErrorCode::element_not_ready,
                 describe(index, known) + " lies off the screen now; scroll it into view, then call computer_state again");
         return Located{nd_core::ElementRef{snap, row}, std::move(e)};
     }

@@ -21,7 +21,7 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     if (!actuator)
         return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");
     if (!e.is(nd_core::STATE_ENABLED))
-        return make_error(ErrorCode::action_failed, "element " + std::to_string(ref.index) + " is disabled");
+        return make_error(ErrorCode::element_not_ready, "element " + std::to_string(ref.index) + " is disabled");
     auto actions = e.actions;
     // A bulk read may leave names empty (Chromium): ask the element itself then.
     if (std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); }))
@@ -33,7 +33,7 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     }
     if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE))
         return actuator->select(ref.window(), e);
-    nd_core::Error err(ErrorCode::action_failed,
+    nd_core::Error err(ErrorCode::action_not_offered,
         "element " + std::to_string(ref.index) + " (" + e.role + ") has no action for " + std::string(kind.name) +
             "; its actions: " + nd_core::describe_actions(actions));
     err.escalation_reason = "a foreground " + std::string(kind.name) + " in a takeover session may work";

@@ -47,7 +47,7 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
     const auto text = args.string("text").value_or("");
     if (args.string("delivery_mode").value_or("background") != "foreground") {
         if (!e.is(nd_core::STATE_EDITABLE))
-            return make_error(ErrorCode::action_failed, "element " + std::to_string(ref.index) + " is not editable");
+            return make_error(ErrorCode::action_not_offered, "element " + std::to_string(ref.index) + " is not editable");
         auto* actuator = env.engine.backend().actuator();
         if (!actuator)
             return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");

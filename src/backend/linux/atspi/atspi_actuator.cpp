@@ -148,7 +148,7 @@ nd_core::Result<void> AtspiActuator::do_action(const nd_core::WindowInfo& window
         if (nd_core::same_action_name(names[i], action))
             index = static_cast<std::int32_t>(i);
     if (index < 0)
-        return make_error(ErrorCode::action_failed, "the element has no action \"" + std::string(action.substr(0, 64)) +
+        return make_error(ErrorCode::action_not_offered, "the element has no action \"" + std::string(action.substr(0, 64)) +
                                                         "\" (its actions: " + nd_core::describe_actions(names) + ")");
     return expect_true({ref.bus, ref.path, IFACE_ACTION, "DoAction"},
                        [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
@@ -179,7 +179,7 @@ nd_core::Result<void> AtspiActuator::select(const nd_core::WindowInfo& window, c
     Deadline deadline = deadline_in(m_timeout);
     Live object = TRY(live(window, element, deadline));
     if (object.parent.null() || object.index_in_parent < 0)
-        return make_error(ErrorCode::action_failed, "the element has no parent to select it in");
+        return make_error(ErrorCode::action_not_offered, "the element has no parent to select it in");
     std::int32_t index = object.index_in_parent;
     auto done = expect_true({object.parent.bus, object.parent.path, IFACE_SELECTION, "SelectChild"},
                             [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
@@ -217,9 +217,9 @@ nd_core::Result<void> AtspiActuator::grab_focus(const nd_core::WindowInfo& windo
     Deadline deadline = deadline_in(m_timeout);
     Live object = TRY(live(window, element, deadline));
     if (!(object.interfaces & IF_COMPONENT))
-        return make_error(ErrorCode::action_failed, "the element has no Component interface to take the focus");
+        return make_error(ErrorCode::action_not_offered, "the element has no Component interface to take the focus");
     if (!object.states.has(ATSPI_STATE_FOCUSABLE))
-        return make_error(ErrorCode::action_failed, "the element cannot take the keyboard focus (not focusable)");
+        return make_error(ErrorCode::action_not_offered, "the element cannot take the keyboard focus (not focusable)");
     return expect_true({object.ref.bus, object.ref.path, IFACE_COMPONENT, "GrabFocus"}, {}, deadline);
 }
 

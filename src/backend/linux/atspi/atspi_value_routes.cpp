@@ -41,10 +41,12 @@ std::int32_t utf8_length(std::string_view s)
 
 bool same_number(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(a)); }
 
-// The error of a kind that this app gives no working headless route, with the takeover's act.
-nd_core::Error no_route(EditKind kind, std::string_view role, std::string_view why, const char* takeover)
+// The error of a kind that this app gives no working headless route, with the takeover's act:
+// action_not_offered when no route was there to try (nothing was sent), action_failed when one was
+// tried and did nothing.
+nd_core::Error no_route(ErrorCode code, EditKind kind, std::string_view role, std::string_view why, const char* takeover)
 {
-    nd_core::Error err(ErrorCode::action_failed, "the element is a " + std::string(edit_kind_name(kind)) + " field (" +
+    nd_core::Error err(code, "the element is a " + std::string(edit_kind_name(kind)) + " field (" +
                                                      std::string(role) + ") and this app offers no headless route to write it: " +
                                                      std::string(why));
     err.escalation_reason = takeover;
@@ -167,19 +169,21 @@ nd_core::Result<void> ValueRoutes::set(const LiveObject& o, std::string_view val
         // No engine here writes a date headless: Chromium's day, month and year fields ignore
         // Value and the field has no EditableText; Gecko's EditableText on it changes nothing.
         // An EditableText is still tried, for an engine that does better.
-        if (o.interfaces & IF_EDITABLE_TEXT) {
+        const bool tried = o.interfaces & IF_EDITABLE_TEXT;
+        if (tried) {
             auto done = set_text(o, value);
             if (done || done.error().code != ErrorCode::action_failed)
                 return done;
         }
-        return no_route(kind, atspi_role_name(o.role),
+        return no_route(tried ? ErrorCode::action_failed : ErrorCode::action_not_offered, kind,
+                        atspi_role_name(o.role),
                         "its day, month and year fields ignore Value and it takes no text through EditableText",
                         TYPE_IN_TAKEOVER);
     }
     case EditKind::none:
         break;
     }
-    return make_error(ErrorCode::action_failed,
+    return make_error(ErrorCode::action_not_offered,
                       "the element (" + std::string(atspi_role_name(o.role)) + ") takes neither text nor a value");
 }
 
@@ -212,8 +216,8 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
 {
     const auto role = atspi_role_name(o.role);
     if (!(o.interfaces & IF_EDITABLE_TEXT))
-        return no_route(EditKind::text, role, "it has no EditableText interface (Chromium offers none on web text fields)",
-                        TYPE_IN_TAKEOVER);
+        return no_route(ErrorCode::action_not_offered, EditKind::text, role,
+                        "it has no EditableText interface (Chromium offers none on web text fields)", TYPE_IN_TAKEOVER);
     const ObjectRef& ref = o.ref;
     const bool readable = o.interfaces & IF_TEXT;
     std::string before;
@@ -236,7 +240,7 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
     if (matched)
         return {};
     if (got == before)
-        return no_route(EditKind::text, role,
+        return no_route(ErrorCode::action_failed, EditKind::text, role,
                         "it took EditableText.SetTextContents but its text did not change (Gecko's EditableText does "
                         "nothing on web text fields)",
                         TYPE_IN_TAKEOVER);
@@ -338,7 +342,7 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
                 return {};
         }
     }
-    return no_route(EditKind::choice, atspi_role_name(o.role),
+    return no_route(ErrorCode::action_failed, EditKind::choice, atspi_role_name(o.role),
                     "neither the popup's Selection.SelectChild nor the option's own action selected it", PICK_IN_TAKEOVER);
 }
 
@@ -346,8 +350,8 @@ nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view 
 {
     const auto role = atspi_role_name(o.role);
     if (!(o.interfaces & IF_EDITABLE_TEXT))
-        return no_route(EditKind::text, role, "it has no EditableText interface (Chromium offers none on web text fields)",
-                        TYPE_IN_TAKEOVER);
+        return no_route(ErrorCode::action_not_offered, EditKind::text, role,
+                        "it has no EditableText interface (Chromium offers none on web text fields)", TYPE_IN_TAKEOVER);
     const ObjectRef& ref = o.ref;
     const bool readable = o.interfaces & IF_TEXT;
     std::int32_t caret = -1, count = -1;
@@ -386,7 +390,7 @@ nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view 
     // at all counts as not taken.
     if (TRY(settle([&]() -> nd_core::Result<bool> { return TRY(read_text(ref)) != before; })))
         return {};
-    return no_route(EditKind::text, role,
+    return no_route(ErrorCode::action_failed, EditKind::text, role,
                     "it took EditableText.InsertText but its text did not change (Gecko's EditableText does nothing "
                     "on web text fields)",
                     TYPE_IN_TAKEOVER);
