@@ -6,8 +6,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <csignal>
 #include <set>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <thread>
 #include <vector>
 
@@ -262,3 +266,33 @@ TEST_F(AuditTest, DefaultPath)
 }
 
 } // namespace
+
+// A disk that fills up mid-line (here the file size limit, which cuts a write short the same way):
+// the record fails, the log keeps only whole lines, and once there is room again it carries on.
+TEST_F(AuditTest, AFullDiskNeverLeavesHalfALine)
+{
+    fs::path path = m_dir / "audit.jsonl";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::signal(SIGXFSZ, SIG_IGN);
+        AuditLog log(path.string());
+        if (!log.record(full_entry()))
+            ::_exit(2);
+        const auto one_line = fs::file_size(path);
+        rlimit limit{static_cast<rlim_t>(one_line + one_line / 2), RLIM_INFINITY};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        if (log.record(full_entry())) // half of it fits: refused and taken back
+            ::_exit(3);
+        if (fs::file_size(path) != one_line)
+            ::_exit(4);
+        limit.rlim_cur = RLIM_INFINITY;
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        ::_exit(log.record(full_entry()) ? 0 : 5);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "2: first record, 3: the cut record succeeded, 4: half a line left, 5: no recovery";
+    EXPECT_EQ(read_lines(path).size(), 2u);
+}

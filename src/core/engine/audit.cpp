@@ -182,7 +182,9 @@ bool AuditLog::record(const AuditEntry& entry) noexcept
         std::lock_guard lock(m_mutex);
         if (!open_locked())
             return false;
-        // One write per line with O_APPEND keeps lines whole even with other writers.
+        // One write per line with O_APPEND keeps lines whole even with other writers. A write cut
+        // short (a full disk) is taken back, so the log never holds half a line.
+        const off_t start = ::lseek(m_fd, 0, SEEK_END);
         std::size_t done = 0;
         while (done < line.size()) {
             ssize_t n = ::write(m_fd, line.data() + done, line.size() - done);
@@ -190,6 +192,8 @@ bool AuditLog::record(const AuditEntry& entry) noexcept
                 continue;
             if (n <= 0) {
                 warn_once("write", n < 0 ? errno : EIO);
+                if (done > 0 && start >= 0)
+                    (void)::ftruncate(m_fd, start);
                 // Reopen next time: the file may have been removed or the disk freed.
                 ::close(m_fd);
                 m_fd = -1;

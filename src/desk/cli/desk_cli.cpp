@@ -1,6 +1,7 @@
 #include "desk/cli/desk_cli.h"
 
 #include "core/encode/base64.h"
+#include "core/whole_file.h"
 #include "desk/verbs/verbs.h"
 #include "desk/wire/client.h"
 #include "desk/wire/endpoint.h"
@@ -9,7 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 
 namespace nd_desk {
@@ -120,10 +121,15 @@ int call_daemon(const std::string& tool, const nlohmann::json& args, const std::
         std::cerr << "shuttle: the daemon's image is not base64\n";
         return 3;
     }
-    std::ofstream file(path, std::ios::binary);
-    file.write(png.data(), static_cast<std::streamsize>(png.size()));
-    if (!file) {
-        std::cerr << "shuttle: cannot write " << path << "\n";
+    // Relative to where the command runs; written whole or not at all (core/whole_file.h).
+    std::string absolute = path;
+    if (absolute.front() != '/') {
+        std::error_code ec;
+        if (auto full = std::filesystem::absolute(path, ec); !ec)
+            absolute = full.lexically_normal().string();
+    }
+    if (auto written = nd_core::write_whole_file(absolute, png, "--out"); !written) {
+        std::cerr << "shuttle: " << written.error().message << "\n";
         return 1;
     }
     auto text = nlohmann::json::parse(response.text, nullptr, false);

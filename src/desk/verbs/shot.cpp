@@ -1,13 +1,9 @@
 #include "core/encode/base64.h"
 #include "core/encode/png.h"
+#include "core/whole_file.h"
 #include "desk/desk.h"
 #include "desk/desk_shot.h"
 #include "desk/verbs/act_verb_list.h"
-
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace nd_desk::verbs {
 
@@ -38,29 +34,6 @@ nd_core::Result<std::optional<Frame>> rect_arg(const nlohmann::json& args)
 bool inside(const Frame& r, std::int32_t width, std::int32_t height)
 {
     return r.x >= 0 && r.y >= 0 && r.x + r.w <= width && r.y + r.h <= height;
-}
-
-nd_core::Result<void> write_file(const std::string& path, const std::string& bytes)
-{
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0)
-        return make_error(ErrorCode::invalid_arguments,
-            "path: cannot write " + path + " (" + std::strerror(errno) + "); pass a file in a directory that exists");
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = errno;
-            ::close(fd);
-            return make_error(ErrorCode::internal_error, "path: writing " + path + " failed (" + std::strerror(err) + ")");
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::close(fd) != 0)
-        return make_error(ErrorCode::internal_error, "path: closing " + path + " failed (" + std::strerror(errno) + ")");
-    return {};
 }
 
 } // namespace
@@ -132,7 +105,7 @@ VerbDef shot()
             out["width"] = image.width;
             out["height"] = image.height;
             if (path) {
-                TRY_VOID(write_file(*path, png));
+                TRY_VOID(nd_core::write_whole_file(*path, png));
                 out["path"] = *path;
             }
             return VerbReply{std::move(out), nd_core::base64_encode(png)};

@@ -1,0 +1,543 @@
+// Faults around nish-driver, each answered by a defined error within a deadline and with nothing
+// left behind: the daemon killed with SIGKILL while a relayed call is in flight (the client's call
+// ends, the relay exits, a new daemon takes over the same socket path); clients that send half a
+// JSON-RPC line and vanish (the daemon serves on, its descriptors and threads come back to where
+// they were); the audit log on a full disk (calls are answered, stderr says so, the log holds whole
+// lines only); and the X server killed under `nish-driver mcp --backend linux` (a clean answer or a
+// clean exit, no spinning).
+//
+// The full-disk cases mount a 16 KiB tmpfs inside a user and mount namespace (`unshare -Urm`) and
+// read the log through /proc/PID/root; where that is not allowed they are skipped and the log is
+// pointed at /dev/full instead. The X server case starts its own desktop with scripts/test-desktop
+// and is skipped where its programs are missing.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+import { DRIVER_ARGS, DRIVER_BIN, Driver, driverEnv, startDriver, textOf } from './helpers.mjs';
+
+const MOCK_DAEMON_ARGS = ['daemon', '--backend', 'mock', '--consent', 'auto'];
+
+// How long a fault may take to be answered. A hang is forever, so these only bound the failing
+// case; they are wide for the AddressSanitizer build, which runs 3-5 times slower.
+const FAULT_DEADLINE_MS = 5000;
+const REAP_DEADLINE_MS = 6000; // the daemon reaps finished connections at least once a second
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Resolves with `promise`'s outcome ({ value } or { error }) and how long it took, or rejects when
+// it takes longer than `ms`.
+async function settleWithin(promise, ms, what) {
+    const started = Date.now();
+    let timer;
+    const deadline = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms (a hang)`)), ms);
+    });
+    try {
+        const outcome = await Promise.race([
+            promise.then((value) => ({ value }), (error) => ({ error })),
+            deadline,
+        ]);
+        return { ...outcome, ms: Date.now() - started };
+    } finally {
+        clearTimeout(timer);
+    }
+}
+
+// Polls `probe` (sync or async) until it returns a truthy value; fails after `ms` with `describe()`.
+async function until(probe, ms, describe) {
+    const end = Date.now() + ms;
+    for (;;) {
+        const value = await probe();
+        if (value)
+            return value;
+        if (Date.now() > end)
+            throw new Error(`${typeof describe === 'function' ? describe() : describe} (after ${ms} ms)`);
+        await sleep(25);
+    }
+}
+
+function fdCount(pid) { return readdirSync(`/proc/${pid}/fd`).length; }
+function threadCount(pid) { return readdirSync(`/proc/${pid}/task`).length; }
+
+// utime + stime of a process, in clock ticks (/proc/PID/stat fields 14 and 15).
+function cpuTicks(pid) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+}
+
+// A process that exists and is not a zombie.
+function alive(pid) {
+    try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+        return false;
+    }
+}
+
+// What a test started, undone in reverse order whatever happens.
+class Cleanup {
+    constructor() { this.steps = []; }
+    add(step) { this.steps.push(step); }
+    dir(prefix) {
+        const dir = mkdtempSync(path.join(tmpdir(), prefix));
+        this.add(() => rmSync(dir, { recursive: true, force: true }));
+        return dir;
+    }
+    // A child process: killed (SIGKILL; a stopped one too) and awaited unless it has exited.
+    child(child) {
+        const exited = new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null)
+                resolve();
+            else
+                child.once('exit', () => resolve());
+        });
+        child.exited = exited;
+        this.add(async () => {
+            if (child.exitCode === null && child.signalCode === null) {
+                child.kill('SIGKILL');
+                await exited;
+            }
+        });
+        return child;
+    }
+    async run() {
+        const errors = [];
+        for (const step of this.steps.reverse()) {
+            try {
+                await step();
+            } catch (err) {
+                errors.push(err);
+            }
+        }
+        if (errors.length)
+            throw errors[0];
+    }
+}
+
+async function withCleanup(fn) {
+    const c = new Cleanup();
+    try {
+        return await fn(c);
+    } finally {
+        await c.run();
+    }
+}
+
+// `nish-driver daemon --backend mock` on `socket`, resolved once it says it listens.
+async function startDaemon(c, socket, env = driverEnv('')) {
+    if (!existsSync(DRIVER_BIN))
+        throw new Error(`nish-driver not found at ${DRIVER_BIN}: build it or set NISH_DRIVER_BIN`);
+    const child = c.child(spawn(DRIVER_BIN, [...MOCK_DAEMON_ARGS, '--socket', socket], {
+        env, stdio: ['ignore', 'ignore', 'pipe'],
+    }));
+    child.stderrText = '';
+    child.stderr.on('data', (d) => { child.stderrText += d; });
+    await until(() => child.stderrText.includes('listening on') || child.exitCode !== null, 10000,
+        () => `the daemon did not start: ${child.stderrText}`);
+    if (child.exitCode !== null)
+        throw new Error(`the daemon exited with ${child.exitCode}: ${child.stderrText}`);
+    return child;
+}
+
+// An SDK client behind `nish-driver mcp --connect --socket SOCKET`, closed by the cleanup. `exited`
+// resolves with the relay's { code, signal } when its process ends.
+async function startRelay(c, socket, name) {
+    const d = await startDriver(name, ['mcp', '--connect', '--socket', socket]);
+    c.add(() => d.close());
+    // The SDK keeps its child in `_process` (1.32); without it, the pid is watched instead.
+    const proc = d.transport._process;
+    d.relayPid = d.transport.pid;
+    d.exited = proc
+        ? new Promise((resolve) => {
+            if (proc.exitCode !== null || proc.signalCode !== null)
+                resolve({ code: proc.exitCode, signal: proc.signalCode });
+            else
+                proc.once('exit', (code, signal) => resolve({ code, signal }));
+        })
+        : until(() => !alive(d.relayPid), 60000, 'the relay did not exit').then(() => ({ code: null, signal: null }));
+    return d;
+}
+
+// A Driver (helpers.mjs: ok, call, stderrText) whose server is `command args` in `env` rather than
+// DRIVER_BIN itself; closed by the cleanup. `exited` resolves with the process's { code, signal }.
+async function startWrapped(c, name, command, args, env) {
+    const d = new Driver();
+    c.add(() => d.close());
+    const transport = new StdioClientTransport({ command, args, env, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk) => { d.stderrText += chunk; });
+    d.transport = transport;
+    d.client = new Client({ name, version: '0.0.1' });
+    await d.client.connect(transport);
+    d.pid = transport.pid;
+    const proc = transport._process;
+    d.exited = new Promise((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null)
+            resolve({ code: proc.exitCode, signal: proc.signalCode });
+        else
+            proc.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    return d;
+}
+
+// A call that failed cleanly: a JSON-RPC error (the SDK rejects with an Error carrying a code or a
+// message), or a tool result with isError.
+function assertCleanFailure(outcome, what) {
+    if (outcome.error) {
+        assert.ok(outcome.error instanceof Error, `${what}: rejected with ${String(outcome.error)}`);
+        assert.ok(outcome.error.message.length > 0, `${what}: an error without a message`);
+        return;
+    }
+    assert.equal(outcome.value?.isError, true,
+        `${what}: expected an error, got ${JSON.stringify(outcome.value).slice(0, 300)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The daemon killed with SIGKILL mid-call
+
+test('daemon killed -9 with a relayed call in flight: the call ends, the relay exits, a new daemon takes the socket', () =>
+    withCleanup(async (c) => {
+        const dir = c.dir('nish-faults-');
+        const socket = path.join(dir, 'daemon.sock');
+        const daemon = await startDaemon(c, socket);
+        const host = await startRelay(c, socket, 'fault-host');
+        await host.ok('start_session', {});
+        assert.ok((await host.ok('list_windows', {})).data.windows.length > 0);
+
+        // Stopped, the daemon takes the request into its socket buffer and never answers: the call
+        // is in flight for certain when SIGKILL lands.
+        daemon.kill('SIGSTOP');
+        const inFlight = host.call('get_window_state', { app: 'Chatter' });
+        await sleep(250);
+        daemon.kill('SIGKILL');
+        await settleWithin(daemon.exited, FAULT_DEADLINE_MS, 'the killed daemon');
+
+        const call = await settleWithin(inFlight, FAULT_DEADLINE_MS, 'the call in flight when the daemon died');
+        assertCleanFailure(call, 'the call in flight');
+        const relay = await settleWithin(host.exited, FAULT_DEADLINE_MS, 'the relay after its daemon died');
+        assert.ok(!relay.error, 'the relay exit watch failed');
+        assert.ok(!alive(host.relayPid), 'the relay process is still there');
+        // A later call on the dead relay fails at once instead of waiting forever.
+        const after = await settleWithin(host.call('list_windows', {}), FAULT_DEADLINE_MS, 'a call after the relay exited');
+        assertCleanFailure(after, 'a call after the relay exited');
+
+        // The socket file the killed daemon left does not block the next one.
+        assert.ok(existsSync(socket), 'expected the killed daemon to leave its socket file (SIGKILL runs no cleanup)');
+        const second = await startDaemon(c, socket);
+        const next = await startRelay(c, socket, 'fault-host-2');
+        await next.ok('start_session', {});
+        assert.ok((await next.ok('list_windows', {})).data.windows.length > 0);
+        const meta = spawnSync(DRIVER_BIN, ['metadata', '--socket', socket], { encoding: 'utf8', timeout: 10000 });
+        assert.equal(meta.status, 0, meta.stderr);
+        assert.equal(JSON.parse(meta.stdout).pid, second.pid, 'the new daemon answers at the old path');
+    }));
+
+test('daemon killed -9 while busy with a burst of calls: every pending call ends within the deadline', () =>
+    withCleanup(async (c) => {
+        const dir = c.dir('nish-faults-');
+        const socket = path.join(dir, 'daemon.sock');
+        const daemon = await startDaemon(c, socket);
+        const host = await startRelay(c, socket, 'fault-burst');
+        await host.ok('start_session', {});
+        // Full reads of the 4,200-element Chatter window, queued behind one another in the daemon;
+        // the daemon dies as the first answer arrives, with the others running or queued.
+        const calls = Array.from({ length: 24 }, () => host.call('get_window_state', { app: 'Chatter' }));
+        await Promise.race(calls.map((p) => p.catch(() => {})));
+        daemon.kill('SIGKILL');
+        const outcomes = await settleWithin(Promise.allSettled(calls), FAULT_DEADLINE_MS, 'the burst of calls');
+        const results = outcomes.value;
+        const failed = results.filter((r) => r.status === 'rejected' || r.value.isError);
+        const answered = results.filter((r) => r.status === 'fulfilled' && !r.value.isError);
+        assert.equal(failed.length + answered.length, calls.length);
+        assert.ok(answered.length >= 1, 'the first read was answered before the kill');
+        for (const r of failed)
+            assertCleanFailure(r.status === 'rejected' ? { error: r.reason } : { value: r.value }, 'a pending read');
+        await settleWithin(host.exited, FAULT_DEADLINE_MS, 'the relay after its daemon died');
+        assert.ok(!alive(host.relayPid), 'the relay process is still there');
+    }));
+
+// docs/daemon.md gives the relay no words for this; a host that started `mcp --connect` must be
+// able to tell "the daemon went away" from a clean end of its own input, in its logs and by the
+// exit status.
+test('daemon killed -9 mid-call: the relay says on stderr that the daemon went away and exits non-zero', () =>
+    withCleanup(async (c) => {
+        const dir = c.dir('nish-faults-');
+        const socket = path.join(dir, 'daemon.sock');
+        const daemon = await startDaemon(c, socket);
+        const host = await startRelay(c, socket, 'fault-message');
+        await host.ok('start_session', {});
+        daemon.kill('SIGSTOP');
+        const inFlight = host.call('list_windows', {});
+        await sleep(250);
+        daemon.kill('SIGKILL');
+        await settleWithin(inFlight, FAULT_DEADLINE_MS, 'the call in flight');
+        const relay = await settleWithin(host.exited, FAULT_DEADLINE_MS, 'the relay after its daemon died');
+        await sleep(50); // the last stderr bytes
+        assert.match(host.stderrText, /daemon/i,
+            `the relay exited (${JSON.stringify(relay.value)}) without a word on stderr: ${JSON.stringify(host.stderrText)}`);
+        assert.notEqual(relay.value.code, 0,
+            `the relay exited 0 although the daemon died with a call in flight; stderr: ${JSON.stringify(host.stderrText)}`);
+    }));
+
+// ---------------------------------------------------------------------------------------------
+// Half a JSON-RPC line, then gone
+
+test('clients that send half a JSON-RPC line and vanish: the daemon serves on, no descriptor or thread is kept', () =>
+    withCleanup(async (c) => {
+        const dir = c.dir('nish-faults-');
+        const socket = path.join(dir, 'daemon.sock');
+        const daemon = await startDaemon(c, socket);
+        // A first client warms the daemon (its backend and engine) and goes; the baseline is what
+        // the idle daemon holds then.
+        const warm = await startRelay(c, socket, 'fault-warm');
+        await warm.ok('start_session', {});
+        await warm.ok('list_windows', {});
+        await warm.close();
+        await sleep(1200);
+        const baseFds = fdCount(daemon.pid);
+        const baseThreads = threadCount(daemon.pid);
+
+        const half = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-1';
+        const rawClient = (ending) => new Promise((resolve, reject) => {
+            const s = net.createConnection(socket);
+            s.on('error', () => resolve()); // a reset from the daemon's side is fine too
+            s.on('connect', () => {
+                s.write(half, () => {
+                    if (ending === 'destroy')
+                        s.destroy();
+                    else
+                        s.end();
+                    resolve();
+                });
+            });
+            s.setTimeout(FAULT_DEADLINE_MS, () => { s.destroy(); reject(new Error('raw client: no connect')); });
+        });
+        for (let i = 0; i < 12; i++)
+            for (const ending of ['end', 'destroy'])
+                await rawClient(ending);
+
+        // One that stays half-sent while another host is served: reading it holds no lock.
+        const lingering = net.createConnection(socket);
+        c.add(() => lingering.destroy());
+        lingering.on('error', () => {});
+        await new Promise((r) => lingering.on('connect', r));
+        lingering.write(half);
+
+        const next = await startRelay(c, socket, 'fault-next');
+        await next.ok('start_session', {});
+        assert.ok((await next.ok('list_windows', {})).data.windows.length > 0);
+        await next.close();
+        lingering.destroy();
+
+        await until(() => fdCount(daemon.pid) === baseFds && threadCount(daemon.pid) === baseThreads, REAP_DEADLINE_MS,
+            () => `the daemon holds ${fdCount(daemon.pid)} descriptors and ${threadCount(daemon.pid)} threads, ` +
+                `${baseFds} and ${baseThreads} before the half-line clients`);
+        assert.ok(alive(daemon.pid), 'the daemon died');
+        assert.equal(daemon.exitCode, null);
+    }));
+
+// ---------------------------------------------------------------------------------------------
+// The audit log on a full disk
+
+// Whether this system lets us mount a tmpfs in a user and mount namespace of our own.
+function probeUnshare() {
+    const probe = mkdtempSync(path.join(tmpdir(), 'nish-unshare-probe-'));
+    try {
+        const r = spawnSync('unshare', ['-Urm', 'sh', '-c', 'mount -t tmpfs -o size=16k nish-probe "$0"', probe],
+            { encoding: 'utf8', timeout: 10000 });
+        if (r.error)
+            return `unshare cannot run: ${r.error.message}`;
+        if (r.status !== 0)
+            return `unshare -Urm with a tmpfs mount is not allowed here: ${(r.stderr || '').trim()}`;
+        return null;
+    } finally {
+        rmSync(probe, { recursive: true, force: true });
+    }
+}
+const noUnshare = probeUnshare();
+
+// The driver on stdio inside a namespace of its own, with a 16 KiB tmpfs on `mountDir` of which
+// `fill` bytes are taken by a file named "filler". The log is reached from here through
+// /proc/PID/root while the driver runs.
+async function startDriverOnTinyDisk(c, mountDir, fill) {
+    const log = path.join(mountDir, 'audit.jsonl');
+    const script = 'mount -t tmpfs -o size=16k nish-faults "$FAULT_DIR" || exit 97\n' +
+        'head -c "$FAULT_FILL" /dev/zero > "$FAULT_DIR/filler" 2>/dev/null\n' +
+        'exec "$@"';
+    const d = await startWrapped(c, 'fault-audit', 'unshare', ['-Urm', 'sh', '-c', script, 'sh', DRIVER_BIN, ...DRIVER_ARGS],
+        { ...driverEnv(log), FAULT_DIR: mountDir, FAULT_FILL: String(fill) });
+    d.auditLog = log;
+    // sh exec'd the driver, so the transport's pid is the driver's; its mounts are seen from here
+    // through /proc/PID/root.
+    d.inside = (p) => `/proc/${d.pid}/root${p}`;
+    return d;
+}
+
+// Every line of a log's text: whole JSON objects, each ended by a newline.
+function assertWholeLines(text, what) {
+    if (text.length === 0)
+        return [];
+    const lines = text.split('\n');
+    const tail = lines.pop();
+    assert.equal(tail, '', `${what} ends in a partial line (no newline): ${JSON.stringify(tail.slice(-200))}`);
+    return lines.map((line, i) => {
+        let parsed;
+        assert.doesNotThrow(() => { parsed = JSON.parse(line); }, `${what}: line ${i + 1} is not JSON: ${JSON.stringify(line.slice(0, 200))}`);
+        assert.equal(typeof parsed.event, 'string', `${what}: line ${i + 1} has no event`);
+        return parsed;
+    });
+}
+
+test('audit log on a full disk: calls are answered, stderr says so once, the log keeps only whole lines',
+    { skip: noUnshare ?? false }, () =>
+    withCleanup(async (c) => {
+        const dir = c.dir('nish-faults-');
+        const mountDir = path.join(dir, 'state');
+        mkdirSync(mountDir);
+        // 8 KiB of the 16 are taken: the log fills after some fifty lines.
+        const d = await startDriverOnTinyDisk(c, mountDir, 8192);
+        try {
+            await d.ok('start_session', {});
+            for (let i = 0; i < 150; i++)
+                assert.ok((await d.ok('list_windows', {})).data.windows.length > 0, `call ${i}`);
+            const health = await d.call('health_report', {});
+            assert.equal(health.isError, false, textOf(health));
+
+            const warnings = d.stderrText.split('\n').filter((l) => l.includes('audit log'));
+            assert.equal(warnings.length, 1, `expected one warning about the audit log, stderr: ${d.stderrText}`);
+            assert.ok(warnings[0].includes(d.auditLog), `the warning names the log: ${warnings[0]}`);
+            assert.match(warnings[0], /No space left on device/);
+
+            const text = readFileSync(d.inside(d.auditLog), 'utf8');
+            assert.ok(text.length > 1000, `the log took ${text.length} bytes before the disk filled`);
+            const records = assertWholeLines(text, 'the audit log on a full disk');
+            assert.ok(records.length > 10);
+        } catch (err) {
+            err.message += `\n--- driver stderr ---\n${d.stderrText}`;
+            throw err;
+        }
+    }));
+
+test('audit log after the disk frees up again: records resume and every line is whole',
+    { skip: noUnshare ?? false }, () =>
+    withCleanup(async (c) => {
+        const dir = c.dir('nish-faults-');
+        const mountDir = path.join(dir, 'state');
+        mkdirSync(mountDir);
+        const d = await startDriverOnTinyDisk(c, mountDir, 8192);
+        await d.ok('start_session', {});
+        for (let i = 0; i < 150; i++)
+            await d.ok('list_windows', {});
+        const full = readFileSync(d.inside(d.auditLog), 'utf8');
+        // The person makes room; the driver reopens the log at its next record (audit.cpp).
+        unlinkSync(d.inside(path.join(mountDir, 'filler')));
+        for (let i = 0; i < 5; i++)
+            await d.ok('list_windows', {});
+        const text = readFileSync(d.inside(d.auditLog), 'utf8');
+        assert.ok(text.length > full.length, 'no record was written once there was room again');
+        const records = assertWholeLines(text, 'the audit log after the disk freed up');
+        assert.equal(records.at(-1).tool, 'list_windows');
+        assert.equal(records.at(-1).event, 'tool_call');
+    }));
+
+test('audit log on /dev/full: every call is answered and stderr names the log once', () =>
+    withCleanup(async (c) => {
+        const d = new Driver();
+        c.add(() => d.close());
+        d.auditLog = '/dev/full'; // the log start() hands the driver: a device where every write fails
+        await d.start('fault-devfull');
+        await d.ok('start_session', {});
+        for (let i = 0; i < 20; i++)
+            assert.ok((await d.ok('list_windows', {})).data.windows.length > 0);
+        const warnings = d.stderrText.split('\n').filter((l) => l.includes('audit log'));
+        assert.equal(warnings.length, 1, `stderr: ${d.stderrText}`);
+        assert.ok(warnings[0].includes('/dev/full'), warnings[0]);
+        assert.match(warnings[0], /No space left on device/);
+    }));
+
+// ---------------------------------------------------------------------------------------------
+// The X server killed
+
+const TEST_DESKTOP = fileURLToPath(new URL('../../scripts/test-desktop', import.meta.url));
+const DESKTOP_TOOLS = ['Xvfb', 'dbus-daemon', 'openbox', 'xprop', '/usr/libexec/at-spi-bus-launcher', '/usr/libexec/at-spi2-registryd'];
+
+function missingDesktopTools() {
+    const missing = DESKTOP_TOOLS.filter((t) =>
+        spawnSync('sh', ['-c', 'command -v "$0"', t], { stdio: 'ignore' }).status !== 0);
+    return missing.length ? `the test desktop needs ${missing.join(', ')}` : null;
+}
+const noDesktop = missingDesktopTools();
+
+// A private virtual desktop (scripts/test-desktop start), stopped by the cleanup: its directory,
+// environment and the X server's pid.
+async function startDesktop(c) {
+    const dir = await new Promise((resolve, reject) =>
+        execFile(TEST_DESKTOP, ['start'], { timeout: 60000 }, (err, stdout, stderr) =>
+            err ? reject(new Error(`test-desktop start failed: ${stderr}`)) : resolve(stdout.trim())));
+    c.add(() => new Promise((resolve) => execFile(TEST_DESKTOP, ['stop', dir], { timeout: 60000 }, () => resolve())));
+    const sourced = spawnSync('bash', ['-c', 'source "$0/env" && env -0', dir], { encoding: 'utf8' });
+    const env = {};
+    for (const entry of sourced.stdout.split('\0')) {
+        const eq = entry.indexOf('=');
+        if (eq > 0)
+            env[entry.slice(0, eq)] = entry.slice(eq + 1);
+    }
+    const xPid = Number(readFileSync(path.join(dir, 'pids'), 'utf8').split('\n')[0]);
+    return { dir, env, xPid };
+}
+
+// Whether a process burns CPU: its CPU time over `ms`, as a share of one core.
+async function cpuShare(pid, ms) {
+    const hz = 100; // USER_HZ on Linux
+    const before = cpuTicks(pid);
+    await sleep(ms);
+    return (cpuTicks(pid) - before) / hz / (ms / 1000);
+}
+
+test('X server killed under nish-driver mcp --backend linux: a clean answer or exit, no spinning', { skip: noDesktop ?? false }, (t) =>
+    withCleanup(async (c) => {
+        const desktop = await startDesktop(c);
+        const keep = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
+        const env = { ...driverEnv(''), ...Object.fromEntries(keep.map((k) => [k, desktop.env[k]])) };
+        const d = await startWrapped(c, 'fault-x', DRIVER_BIN, ['mcp', '--backend', 'linux', '--consent', 'auto'], env);
+        const { pid, exited } = d;
+        try {
+            const before = await d.call('health_report', {});
+            assert.equal(before.isError, false, textOf(before));
+
+            process.kill(desktop.xPid, 'SIGKILL');
+            await until(() => !alive(desktop.xPid), FAULT_DEADLINE_MS, 'Xvfb did not die');
+
+            const after = await settleWithin(d.call('list_windows', {}), FAULT_DEADLINE_MS, 'a call after the X server died');
+            t.diagnostic(`after the X server died, list_windows ${after.error ? `rejected: ${after.error.message}` : `answered: ${textOf(after.value).split('\n')[0]}`} (${after.ms} ms)`);
+            if (after.value)
+                assertCleanFailure(after, 'list_windows without an X server');
+            if (alive(pid)) {
+                const share = await cpuShare(pid, 2000);
+                t.diagnostic(`nish-driver still runs, using ${Math.round(share * 100)}% of a core`);
+                assert.ok(share < 0.5, `nish-driver burns ${Math.round(share * 100)}% of a core with its X server gone`);
+                const health = await settleWithin(d.call('health_report', {}), FAULT_DEADLINE_MS, 'health_report after the X server died');
+                if (health.value)
+                    assert.match(textOf(health.value), /display_unreachable|not ready/, textOf(health.value));
+            } else {
+                const status = await settleWithin(exited, FAULT_DEADLINE_MS, 'the driver exit');
+                t.diagnostic(`nish-driver exited ${JSON.stringify(status.value)}: ${d.stderrText.trim().split('\n').at(-1)}`);
+                assert.ok(status.value, 'no exit status');
+                assert.ok(d.stderrText.length > 0, 'the driver exited without a word on stderr');
+            }
+        } catch (err) {
+            err.message += `\n--- driver stderr ---\n${d.stderrText}`;
+            throw err;
+        }
+    }));
