@@ -22,7 +22,7 @@
 // temporary directory (binaries are copied there first) are removed in every case.
 //
 //   usage: node bench/load.mjs [--program both|nish-driver|shuttle] [--clients 8] [--calls 10000]
-//                             [--warmup 200] [--minutes N] [--sample-s 30] [--rss-limit 5]
+//                             [--warmup 500] [--minutes N] [--sample-s 30] [--rss-limit 5]
 //                             [--fd-slack 0] [--bin-dir DIR]
 //   binaries: --bin-dir, else $NISH_BENCH_BIN_DIR, else build/bin of this checkout.
 
@@ -49,7 +49,7 @@ try {
             program: { type: 'string', default: 'both' },
             clients: { type: 'string', default: '8' },
             calls: { type: 'string', default: '10000' },
-            warmup: { type: 'string', default: '200' },
+            warmup: { type: 'string', default: '500' },
             minutes: { type: 'string' },
             'sample-s': { type: 'string', default: '30' },
             'rss-limit': { type: 'string', default: '5' },

@@ -1,5 +1,7 @@
 #include "desk/desk.h"
 
+#include "mcp/tool_decl.h"
+
 #include <charconv>
 
 namespace nd_desk {
@@ -58,8 +60,8 @@ nd_core::Result<WindowInfo> Desk::pick_window(const nlohmann::json& args, bool f
     if (args.is_object() && args.contains("id") && args["id"].is_string())
         id = args["id"].get<std::string>();
     std::optional<std::int64_t> pid;
-    if (args.is_object() && args.contains("pid") && args["pid"].is_number())
-        pid = static_cast<std::int64_t>(args["pid"].get<double>());
+    if (args.is_object() && args.contains("pid"))
+        pid = nd_mcp::whole_int64(args["pid"]);
 
     auto all = TRY(all_windows());
     if (id) {

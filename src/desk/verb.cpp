@@ -46,9 +46,9 @@ std::optional<std::int64_t> arg_int(const nlohmann::json& args, std::string_view
     if (!args.is_object())
         return std::nullopt;
     auto it = args.find(name);
-    if (it == args.end() || !it->is_number())
+    if (it == args.end())
         return std::nullopt;
-    return static_cast<std::int64_t>(it->get<double>());
+    return nd_mcp::whole_int64(*it);
 }
 
 std::optional<double> arg_number(const nlohmann::json& args, std::string_view name)

@@ -34,6 +34,22 @@ std::string type_phrase(ArgType t, ArgPolicy policy)
 // A whole number an int64 holds (casting a larger one would be undefined).
 bool is_whole(double d) { return d >= -9.2e18 && d <= 9.2e18 && d == std::trunc(d); }
 
+} // namespace
+
+std::optional<std::int64_t> whole_int64(const nlohmann::json& v)
+{
+    if (v.is_number_unsigned())
+        return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX) ? std::optional(static_cast<std::int64_t>(v.get<std::uint64_t>()))
+                                                                               : std::nullopt;
+    if (v.is_number_integer())
+        return v.get<std::int64_t>();
+    if (v.is_number_float() && is_whole(v.get<double>()))
+        return static_cast<std::int64_t>(v.get<double>());
+    return std::nullopt;
+}
+
+namespace {
+
 bool type_matches(ArgType t, const nlohmann::json& v)
 {
     switch (t) {
@@ -93,11 +109,13 @@ nd_core::Result<nlohmann::json> check_string(const ArgSpec& spec, ArgPolicy poli
 nd_core::Result<nlohmann::json> check_number(const ArgSpec& spec, ArgPolicy policy, const nlohmann::json& v)
 {
     const double d = v.get<double>();
-    if ((spec.min && d < *spec.min) || (spec.max && d > *spec.max))
+    // An integer beyond int64 (JSON allows 2^64 - 1) is out of range whatever the bounds say.
+    const auto whole = spec.type == ArgType::integer ? whole_int64(v) : std::nullopt;
+    if ((spec.type == ArgType::integer && !whole) || (spec.min && d < *spec.min) || (spec.max && d > *spec.max))
         return refusal(spec, policy,
             "must be between " + bound_text(spec.min, true, policy) + " and " + bound_text(spec.max, false, policy));
-    if (spec.type == ArgType::integer)
-        return nlohmann::json(v.is_number_integer() ? v.get<std::int64_t>() : static_cast<std::int64_t>(d));
+    if (whole)
+        return nlohmann::json(*whole);
     return v;
 }
 

@@ -106,4 +106,9 @@ nlohmann::json list_entry(const ToolDecl&);
 // those (an object that declares none passes whole).
 nd_core::Result<nlohmann::json> check_arguments(const ToolDecl&, const nlohmann::json& arguments);
 
+// A JSON number as a whole int64, exactly: an integer that fits, or a float with no fraction inside
+// the int64 range; otherwise (a fraction, beyond the range, not a number) none. Never goes through
+// a double, which would round 2^63 - 1 up and out of range.
+std::optional<std::int64_t> whole_int64(const nlohmann::json& value);
+
 } // namespace nd_mcp

@@ -6,7 +6,11 @@
 // client against nish-driver on the mock backend and `shuttle mcp` in front of a mock daemon.
 // What no JSON library will send goes raw down the same kind of stdio pipe: a line holding NaN,
 // invalid UTF-8 (0xff 0xfe inside a string), a lone surrogate escape, a value nested 10,000 deep,
-// and integers written exactly at and past the 64-bit edge (-2^63, 2^63-1, 2^64-1).
+// and integers written exactly at and past the 64-bit edge (-2^63, 2^63-1, 2^64-1). The first
+// four draw a JSON-RPC error with id null (docs/mcp.md, Error mapping: the id cannot be read from
+// a line that does not parse, and the nesting scan runs before parsing), which no client can
+// match to its request, so through the SDK such a call would only wait out its timeout. Raw, each
+// is followed by a ping that must come back after exactly one such error.
 //
 // Every case must be answered (a per-call timeout), the program must stay alive, and the next
 // call must be served (a cheap tool call after every case, so the worker, not only the reader,
@@ -840,53 +844,55 @@ test('shuttle mcp: bad input generated from every tool\'s declaration, through t
         const cases = tools.flatMap((t) => generate(t));
         counts.sdk = await runCases(conn, cases, { check, probe: SHUTTLE_PROBE, alive, failures });
         counts.alive = alive();
-        if (!daemonAlive()) {
-            failures.push(`the daemon is gone:\n${daemonStderr}`);
-            return; // nothing more can be served
-        }
-
-        peer = new RawPeer(params.command, params.args, { env: params.env, cwd: params.cwd });
-        await peer.initialize();
-        counts.raw += await rawLineCases(peer, tools, { probe: SHUTTLE_PROBE, failures });
-        const exact = tools.flatMap((t) => generateExactIntegers(t));
-        const rawAlive = () => peer.alive() && daemonAlive();
-        await rawIntegerCases(peer, exact, { check, probe: SHUTTLE_PROBE, failures, alive: rawAlive,
-            stderr: () => `${peer.stderr}\n--- the daemon:\n${daemonStderr}` });
-        counts.raw += exact.length;
-
-        // Two admitted extremes whose effect the docs state. desk_scroll's amount is at least 1
-        // (scrolling 50 notches at most); desk_wait's timeout_ms past 5000 counts as 5000, so on
-        // the still mock desk the wait lasts its 5 s and answers changed: false.
-        const extreme = async (where, fn) => {
-            counts.raw += 1;
-            if (!rawAlive())
-                return;
-            try {
-                const problem = await fn();
-                if (problem)
-                    failures.push(`${where}: ${problem}`);
-            } catch (err) {
-                failures.push(`${where}: ${err.message}`);
+        rawPhase: {
+            if (!daemonAlive()) {
+                failures.push(`the daemon is gone:\n${daemonStderr}`);
+                break rawPhase; // nothing more can be served
             }
-        };
-        await extreme('raw desk_scroll amount = exactly 2^63-1', async () => {
-            const r = await peer.call('desk_scroll', { direction: 'down', window: 'Settings', amount: INT64_MAX });
-            if (r.isError)
-                return textOf(r).startsWith('desk_scroll: amount: ') ? null : textOf(r).slice(0, 200);
-            return JSON.parse(textOf(r)).amount >= 1 ? null : `scrolled ${textOf(r)}; amount is at least 1`;
-        });
-        await extreme('raw desk_wait timeout_ms = exactly 2^63-1', async () => {
-            const since = JSON.parse(textOf(await peer.call('desk_windows', {})));
-            const start = Date.now();
-            const r = await peer.call('desk_wait', { since, timeout_ms: INT64_MAX });
-            const took = Date.now() - start;
-            if (r.isError || JSON.parse(textOf(r)).changed !== false || took < 4500)
+
+            peer = new RawPeer(params.command, params.args, { env: params.env, cwd: params.cwd });
+            await peer.initialize();
+            counts.raw += await rawLineCases(peer, tools, { probe: SHUTTLE_PROBE, failures });
+            const exact = tools.flatMap((t) => generateExactIntegers(t));
+            const rawAlive = () => peer.alive() && daemonAlive();
+            await rawIntegerCases(peer, exact, { check, probe: SHUTTLE_PROBE, failures, alive: rawAlive,
+                stderr: () => `${peer.stderr}\n--- the daemon:\n${daemonStderr}` });
+            counts.raw += exact.length;
+
+            // Two admitted extremes whose effect the docs state. desk_scroll's amount is at least 1
+            // (scrolling 50 notches at most); desk_wait's timeout_ms past 5000 counts as 5000, so on
+            // the still mock desk the wait lasts its 5 s and answers changed: false.
+            const extreme = async (where, fn) => {
+                counts.raw += 1;
+                if (!rawAlive())
+                    return;
+                try {
+                    const problem = await fn();
+                    if (problem)
+                        failures.push(`${where}: ${problem}`);
+                } catch (err) {
+                    failures.push(`${where}: ${err.message}`);
+                }
+            };
+            await extreme('raw desk_scroll amount = exactly 2^63-1', async () => {
+                const r = await peer.call('desk_scroll', { direction: 'down', window: 'Settings', amount: INT64_MAX });
+                if (r.isError)
+                    return textOf(r).startsWith('desk_scroll: amount: ') ? null : textOf(r).slice(0, 200);
+                return JSON.parse(textOf(r)).amount >= 1 ? null : `scrolled ${textOf(r)}; amount is at least 1`;
+            });
+            await extreme('raw desk_wait timeout_ms = exactly 2^63-1', async () => {
+                const since = JSON.parse(textOf(await peer.call('desk_windows', {})));
+                const start = Date.now();
+                const r = await peer.call('desk_wait', { since, timeout_ms: INT64_MAX });
+                const took = Date.now() - start;
+                if (!r.isError && JSON.parse(textOf(r)).changed === false && took >= 4500)
+                    return null;
                 return `must wait the 5000 ms cap on a still desk; answered after ${took} ms: ${textOf(r).slice(0, 120)}`;
-            return null;
-        });
-        if (!daemonAlive() && !failures.some((f) => f.includes('gone')))
-            failures.push(`the daemon is gone:\n${daemonStderr}`);
-        counts.alive = counts.alive && conn.alive() && peer.alive() && daemonAlive();
+            });
+            if (!daemonAlive())
+                failures.push(`the daemon is gone:\n${daemonStderr}`);
+            counts.alive = counts.alive && conn.alive() && peer.alive() && daemonAlive();
+        }
     } finally {
         await conn?.client.close().catch(() => {});
         await peer?.close();

@@ -9,6 +9,7 @@
 #include "core/install_paths.h"
 #include "desk/daemon/daemon.h"
 #include "desk/desk_read_launch.h"
+#include "desk/plugins/trusted_program.h"
 #include "desk/script/gui_plan.h"
 #include "desk/script/script_run.h"
 #include "desk/script/script_tool.h"
@@ -80,6 +81,10 @@ w::Response Daemon::run_script_call(const w::Request& request, const Plugin* plu
     if (!script)
         return w::error_text(tool + ": " + script.error().message);
 
+    if (plugin)
+        if (auto why = untrusted_program(plugin->bin))
+            return w::error_text(tool + ": not run: " + *why +
+                                 "; only a program that this user or root alone can change is run (docs/security.md)");
     const std::string agent = tool + ":" + std::to_string(::getpid()) + ":" + std::to_string(++m_run_count);
     const auto deadline = std::chrono::steady_clock::now() + script->timeout;
     if (std::string busy; !m_runs.claim(agent, deadline, busy))

@@ -1,5 +1,6 @@
 #include "desk/plugins/plugin_fields.h"
 
+#include "desk/plugins/trusted_program.h"
 #include "desk/verbs/verbs.h"
 
 #include <algorithm>
@@ -67,6 +68,15 @@ nd_core::Result<std::string> absolute_field(const json& object, std::string_view
     auto value = TRY(string_field(object, where, key));
     if (value.empty() || value.front() != '/')
         return refuse(std::string(where) + key + ": must be an absolute path, not \"" + value + "\"");
+    return value;
+}
+
+nd_core::Result<std::string> program_field(const json& object, std::string_view where, const char* key)
+{
+    auto value = TRY(absolute_field(object, where, key));
+    if (auto why = untrusted_program(value))
+        return refuse(std::string(where) + key + ": " + *why + "; only a program that this user or root alone can change "
+                                                               "is run (docs/security.md)");
     return value;
 }
 

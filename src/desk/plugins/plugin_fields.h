@@ -42,6 +42,10 @@ nd_core::Result<std::string> string_field(const nlohmann::json& object, std::str
 // A string that is an absolute path.
 nd_core::Result<std::string> absolute_field(const nlohmann::json& object, std::string_view where, const char* key);
 
+// An absolute path to a program the daemon may run (plugins/trusted_program.h): one that exists
+// must be safe from other users now; one not installed yet is judged again when it is run.
+nd_core::Result<std::string> program_field(const nlohmann::json& object, std::string_view where, const char* key);
+
 // A description: a non-empty string of at most `max_chars` characters.
 nd_core::Result<std::string> description_field(const nlohmann::json& object, std::string_view where, const char* key,
     std::size_t max_chars);

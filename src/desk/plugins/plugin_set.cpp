@@ -75,7 +75,7 @@ nd_core::Result<Plugin> parse_plugin(const json& object, const std::string& file
         if (other.name == plugin.name)
             return refuse("name: " + plugin.name + " is already the tool of " + other.file);
     plugin.description = TRY(description_field(object, "", "description", PLUGIN_DESCRIPTION_MAX_CHARS));
-    plugin.bin = TRY(absolute_field(object, "", "bin"));
+    plugin.bin = TRY(program_field(object, "", "bin"));
     if (auto resources = object.find("resources"); resources != object.end()) {
         if (!resources->is_array())
             return refuse("resources: must be an array, not " + type_name(*resources));

@@ -84,7 +84,7 @@ nd_core::Result<Service> parse_service(const json& object, const std::string& fi
     for (const auto& other : earlier)
         if (other.name == service.name)
             return refuse("service: " + service.name + " is already the service of " + other.file);
-    service.bin = TRY(absolute_field(object, "", "bin"));
+    service.bin = TRY(program_field(object, "", "bin"));
     if (const auto args = object.find("args"); args != object.end()) {
         if (!args->is_array())
             return refuse("args: must be an array of strings, not " + type_name(*args));

@@ -1,5 +1,6 @@
 #include "desk/services/service_supervisor.h"
 
+#include "desk/plugins/trusted_program.h"
 #include "desk/services/service_paths.h"
 #include "desk/spawn_group.h"
 
@@ -27,6 +28,9 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 // The service's process, started; or why it could not be.
 nd_core::Result<pid_t> spawn_service(const Service& service, const ServiceLaunch& launch)
 {
+    if (auto why = untrusted_program(service.bin))
+        return nd_core::make_error(nd_core::ErrorCode::action_failed,
+            "could not start: " + *why + "; only a program that this user or root alone can change is run (docs/security.md)");
     std::vector<std::string> argv{service.bin};
     argv.insert(argv.end(), service.args.begin(), service.args.end());
     const auto env = child_environment(launch.hidden, {"SHUTTLE_SERVICE_SOCKET=" + service_socket_path(launch.endpoint, service.name),

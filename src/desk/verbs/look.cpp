@@ -2,6 +2,7 @@
 #include "desk/verbs/vision_verb_list.h"
 #include "desk/vision/vision_shot.h"
 #include "desk/vision/vision_state.h"
+#include "mcp/tool_decl.h"
 
 #include <cmath>
 
@@ -11,15 +12,6 @@ namespace {
 
 using nd_core::ErrorCode;
 using nd_core::make_error;
-
-std::optional<std::int64_t> whole(const nlohmann::json& v)
-{
-    if (v.is_number_integer())
-        return v.get<std::int64_t>();
-    if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) < 1e9)
-        return static_cast<std::int64_t>(v.get<double>());
-    return std::nullopt;
-}
 
 // region {x, y, w, h}: whole numbers, w and h at least 1, nothing else.
 nd_core::Result<nd_core::Frame> region_arg(const nlohmann::json& region)
@@ -31,7 +23,7 @@ nd_core::Result<nd_core::Frame> region_arg(const nlohmann::json& region)
             return make_error(ErrorCode::invalid_arguments, "region: has " + key.substr(0, 64) + "; it takes x, y, w and h only");
     for (int i = 0; i < 4; ++i) {
         auto it = region.find(names[i]);
-        const auto n = it == region.end() ? std::nullopt : whole(*it);
+        const auto n = it == region.end() ? std::nullopt : nd_mcp::whole_int64(*it);
         if (!n)
             return make_error(ErrorCode::invalid_arguments,
                 std::string("region.") + names[i] + ": required, a whole number of screenshot pixels");
