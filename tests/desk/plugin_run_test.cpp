@@ -199,3 +199,22 @@ TEST_F(PluginRunTest, ScriptRunOffTurnsThePluginsOff)
 }
 
 } // namespace
+
+namespace {
+
+// A plugin's program that another user could change after the daemon read its file is judged again
+// when it is started: the run is refused, nothing starts, and the plugin runs again once it is safe.
+TEST_F(PluginRunTest, AProgramThatBecameWritableByOthersIsNotRun)
+{
+    start();
+    const std::string bin = m_dir.path + "/echo_run.sh";
+    ::chmod(bin.c_str(), 0757);
+    auto refused = call("echo_run", {{"code", "export function main() {}"}});
+    EXPECT_TRUE(refused.is_error);
+    EXPECT_EQ(refused.text, "echo_run: not run: " + bin + " may be written by others (mode 0757); only a program that "
+                            "this user or root alone can change is run (docs/security.md)");
+    ::chmod(bin.c_str(), 0755);
+    EXPECT_EQ(report("echo_run", {{"code", "export function main() {}"}})["exit_code"], 0);
+}
+
+} // namespace

@@ -254,3 +254,55 @@ TEST_F(PluginSetTest, AResourceIsReadAsTextWhenAsked)
 }
 
 } // namespace
+
+namespace {
+
+// A program another user could change is refused when the file is read (docs/security.md): one
+// that others or its group may write, one in a directory they may write (unless it is sticky, as
+// /tmp is). One this user alone can change loads; one not installed yet loads too, and is judged
+// again when it is started (plugin_run_test, service_supervisor_test).
+TEST_F(PluginSetTest, AProgramAnotherUserCouldChangeIsRefused)
+{
+    const auto program = [&](const std::string& dir, const std::string& name, mode_t mode) {
+        std::filesystem::create_directories(dir);
+        const auto path = dir + "/" + name;
+        std::ofstream(path) << "#!/bin/sh\n";
+        ::chmod(path.c_str(), mode);
+        return path;
+    };
+    const auto plugin = [&](const std::string& name, const std::string& bin) {
+        json p = good(name);
+        p["bin"] = bin;
+        return p;
+    };
+    const std::string safe_dir = m_dir.path + "/bin";
+    const std::string open_dir = m_dir.path + "/open";
+    const std::string sticky_dir = m_dir.path + "/sticky";
+    write("a.json", plugin("safe_run", program(safe_dir, "safe", 0755)));
+    write("b.json", plugin("writable_run", program(safe_dir, "writable", 0777)));
+    write("c.json", plugin("group_run", program(safe_dir, "group", 0775)));
+    write("d.json", plugin("open_dir_run", program(open_dir, "prog", 0755)));
+    ::chmod(open_dir.c_str(), 0777);
+    write("e.json", plugin("sticky_run", program(sticky_dir, "prog", 0755)));
+    ::chmod(sticky_dir.c_str(), 01777);
+    write("f.json", plugin("later_run", safe_dir + "/not-installed-yet"));
+    write("g.json", json{{"service", "open"}, {"bin", open_dir + "/prog"},
+                            {"tools", json::array({{{"name", "open_read"}, {"description", "Reads."},
+                                                        {"input_schema", {{"type", "object"}}}}})}});
+    auto set = load();
+    std::vector<std::string> loaded;
+    for (const auto& p : set.loaded)
+        loaded.push_back(p.name);
+    EXPECT_EQ(loaded, (std::vector<std::string>{"safe_run", "sticky_run", "later_run"})) << set.to_json();
+    ASSERT_EQ(set.refused.size(), 4u) << set.to_json();
+    EXPECT_EQ(set.refused[0].reason, "bin: " + safe_dir + "/writable may be written by others (mode 0777); only a program "
+                                     "that this user or root alone can change is run (docs/security.md)");
+    EXPECT_NE(set.refused[1].reason.find("group may be written by others (mode 0775)"), std::string::npos) << set.refused[1].reason;
+    EXPECT_NE(set.refused[2].reason.find("'s directory " + open_dir + " may be written by others (mode 0777)"), std::string::npos)
+        << set.refused[2].reason;
+    EXPECT_EQ(set.refused[3].file, m_dir.path + "/g.json");
+    EXPECT_NE(set.refused[3].reason.find("may be written by others"), std::string::npos) << set.refused[3].reason;
+    EXPECT_TRUE(set.services.empty());
+}
+
+} // namespace

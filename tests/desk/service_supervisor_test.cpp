@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sys/stat.h>
 
 namespace w = nd_desk::wire;
@@ -223,6 +224,23 @@ TEST_F(ServiceSupervisorTest, ABinThatCannotStartIsTriedAgainWithTheSameWaits)
     ASSERT_TRUE(nd_test::wait_until([&] { return !supervisor.status()[0].last_exit.empty(); }, 2s));
     EXPECT_NE(supervisor.status()[0].last_exit.find("could not start"), std::string::npos) << supervisor.status()[0].last_exit;
     EXPECT_EQ(supervisor.status()[0].starts, 0u);
+}
+
+TEST_F(ServiceSupervisorTest, AProgramOthersMayWriteIsNotStarted)
+{
+    nd_desk::ServicePolicy policy;
+    policy.first_wait = 50ms;
+    nd_desk::Service open = nd_test::test_service("tester", log());
+    open.bin = m_dir.path + "/open-service";
+    std::ofstream(open.bin) << "#!/bin/sh\necho started >> " << log() << "\n";
+    ::chmod(open.bin.c_str(), 0777);
+    nd_desk::ServiceSupervisor supervisor({open}, launch(), policy, {});
+    supervisor.start();
+    ASSERT_TRUE(nd_test::wait_until([&] { return !supervisor.status()[0].last_exit.empty(); }, 2s));
+    EXPECT_NE(supervisor.status()[0].last_exit.find("could not start: " + open.bin + " may be written by others (mode 0777)"),
+        std::string::npos) << supervisor.status()[0].last_exit;
+    EXPECT_EQ(supervisor.status()[0].starts, 0u);
+    EXPECT_TRUE(nd_test::log_lines(log()).empty());
 }
 
 } // namespace

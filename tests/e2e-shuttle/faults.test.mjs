@@ -539,7 +539,7 @@ async function startDaemonOnTinyDisk(c, box, desktop, mountDir, size) {
     return child;
 }
 
-test('desk_shot path on a full disk, written by the daemon: an error naming it, nothing left, an old file untouched',
+test('desk_shot path on a full disk, written by the daemon: an error naming the file, nothing left, an old file untouched',
     { skip: noDesktop ?? noUnshare ?? false }, () =>
     withCleanup(async (c) => {
         const desktop = await startDesktop(c);
@@ -549,43 +549,48 @@ test('desk_shot path on a full disk, written by the daemon: an error naming it, 
         const size = 4 * 1024 * 1024;
         const daemon = await startDaemonOnTinyDisk(c, box, desktop, mountDir, size);
         const mcp = await box.startMcp();
-        const file = path.join(mountDir, 'shot.png');
         const names = () => readdirSync(daemon.inside(mountDir)).sort();
+        const inside = (name) => daemon.inside(path.join(mountDir, name));
 
-        const first = await mcp.call('desk_shot', { path: file });
-        assert.equal(first.isError, false, textOf(first));
-        const picture = readFileSync(daemon.inside(file));
-        assert.equal(picture.subarray(1, 4).toString(), 'PNG');
+        const probe = await mcp.call('desk_shot', { path: path.join(mountDir, 'probe.png') });
+        assert.equal(probe.isError, false, textOf(probe));
+        assert.equal(readFileSync(inside('probe.png')).subarray(1, 4).toString(), 'PNG');
+        unlinkSync(inside('probe.png'));
 
-        // Fill what is left; the old picture stays.
+        // An old picture smaller than a new one (so cutting it does not make room for the new one),
+        // then the rest of the disk filled.
+        writeFileSync(inside('old.png'), 'the old picture');
         try {
-            writeFileSync(daemon.inside(path.join(mountDir, 'filler')), Buffer.alloc(size));
+            writeFileSync(inside('filler'), Buffer.alloc(size));
         } catch (err) {
             assert.equal(err.code, 'ENOSPC', err.message);
         }
-        const full = await settleWithin(mcp.call('desk_shot', { path: file }), FAULT_DEADLINE_MS, 'desk_shot on a full disk');
-        assert.equal(full.value?.isError, true, JSON.stringify(full).slice(0, 300));
-        assert.ok(textOf(full.value).includes(file), `the error does not name the file: ${textOf(full.value)}`);
-        assert.deepEqual(names(), ['filler', 'shot.png'], 'a partial or temporary file was left behind');
-        assert.ok(readFileSync(daemon.inside(file)).equals(picture), 'the old picture was cut or overwritten');
+        for (const name of ['new.png', 'old.png']) {
+            const file = path.join(mountDir, name);
+            const full = await settleWithin(mcp.call('desk_shot', { path: file }), FAULT_DEADLINE_MS, `desk_shot ${name} on a full disk`);
+            assert.equal(full.value?.isError, true, `${name}: ${JSON.stringify(full).slice(0, 300)}`);
+            assert.ok(textOf(full.value).includes(file), `the error does not name the file: ${textOf(full.value)}`);
+            assert.deepEqual(names(), ['filler', 'old.png'], `${name}: a partial or temporary file was left behind`);
+            assert.equal(readFileSync(inside('old.png'), 'utf8'), 'the old picture', `${name}: the old picture was cut or overwritten`);
+        }
 
         // The mount point itself, a directory: refused, and nothing made inside it.
         const onDir = await mcp.call('desk_shot', { path: mountDir });
         assert.equal(onDir.isError, true, textOf(onDir));
         assert.ok(textOf(onDir).includes(mountDir), textOf(onDir));
-        assert.deepEqual(names(), ['filler', 'shot.png']);
+        assert.deepEqual(names(), ['filler', 'old.png']);
 
-        // Room again: the next shot is written whole.
-        unlinkSync(daemon.inside(path.join(mountDir, 'filler')));
-        const after = await mcp.call('desk_shot', { path: file });
+        // Room again: the old picture is replaced by a whole new one.
+        unlinkSync(inside('filler'));
+        const after = await mcp.call('desk_shot', { path: path.join(mountDir, 'old.png') });
         assert.equal(after.isError, false, textOf(after));
         const image = after.content.find((b) => b.type === 'image');
-        assert.ok(readFileSync(daemon.inside(file)).equals(Buffer.from(image.data, 'base64')),
+        assert.ok(readFileSync(inside('old.png')).equals(Buffer.from(image.data, 'base64')),
             'the file differs from the picture the call answered');
-        assert.deepEqual(names(), ['shot.png']);
+        assert.deepEqual(names(), ['old.png']);
     }));
 
-test('X server killed under shuttle daemon --backend linux: clean errors or exit, no spinning, a restart serves',
+test('X server killed under shuttle daemon --backend linux: clean errors or exit, no spinning',
     { skip: noDesktop ?? false }, (t) =>
     withCleanup(async (c) => {
         const desktop = await startDesktop(c);

@@ -3,13 +3,14 @@
 // ends, the relay exits, a new daemon takes over the same socket path); clients that send half a
 // JSON-RPC line and vanish (the daemon serves on, its descriptors and threads come back to where
 // they were); the audit log on a full disk (calls are answered, stderr says so, the log holds whole
-// lines only); and the X server killed under `nish-driver mcp --backend linux` (a clean answer or a
-// clean exit, no spinning).
+// lines only, and records resume once there is room); and the X server killed under
+// `nish-driver mcp` and `nish-driver daemon` on the linux backend (clean errors or a clean exit, no
+// spinning).
 //
 // The full-disk cases mount a 16 KiB tmpfs inside a user and mount namespace (`unshare -Urm`) and
-// read the log through /proc/PID/root; where that is not allowed they are skipped and the log is
-// pointed at /dev/full instead. The X server case starts its own desktop with scripts/test-desktop
-// and is skipped where its programs are missing.
+// read the log through /proc/PID/root; where that is not allowed they are skipped (the /dev/full
+// case runs everywhere). The X server case starts its own desktop with scripts/test-desktop and is
+// skipped where its programs (Xvfb, dbus-daemon, the AT-SPI bus, openbox, xprop) are missing.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -263,6 +264,7 @@ test('daemon killed -9 while busy with a burst of calls: every pending call ends
         assert.equal(failed.length + answered.length, calls.length);
         t.diagnostic(`${answered.length} reads answered before the kill, ${failed.length} failed with it`);
         assert.ok(answered.length >= 1, 'the first read was answered before the kill');
+        assert.ok(failed.length >= 1, 'every read was answered before the kill landed: none was in flight');
         for (const r of failed)
             assertCleanFailure(r.status === 'rejected' ? { error: r.reason } : { value: r.value }, 'a pending read');
         await settleWithin(host.exited, FAULT_DEADLINE_MS, 'the relay after its daemon died');

@@ -17,9 +17,14 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <thread>
 
 namespace {
@@ -308,6 +313,49 @@ TEST_F(DriverDaemonTest, AHostThatStopsReadingLosesOnlyItsOwnConnection)
     other.tool("start_session");
     auto windows = other.tool("list_windows");
     EXPECT_FALSE(windows["is_error"].get<bool>()) << windows.dump();
+}
+
+} // namespace
+
+namespace {
+
+// The socket is 0600 in a 0700 directory, so another user cannot even connect. Should both be
+// opened up (by mistake, or by a root that can connect anyway), the daemon still serves only its
+// own user: a connection from another uid is closed unanswered (docs/security.md).
+TEST_F(DriverDaemonTest, AnotherUsersConnectionIsClosedUnanswered)
+{
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root to connect as another user";
+    ::chmod(m_dir.c_str(), 0711);
+    ::chmod(fs::path(m_socket).parent_path().c_str(), 0711);
+    ::chmod(m_socket.c_str(), 0666);
+    // The child only makes system calls: the daemon's thread may hold the allocator's lock at fork.
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    ASSERT_LT(m_socket.size(), sizeof address.sun_path);
+    std::memcpy(address.sun_path, m_socket.c_str(), m_socket.size() + 1);
+    static constexpr char LINE[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"metadata\"}\n";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+            ::_exit(10);
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
+            ::_exit(11);
+        (void)!::write(fd, LINE, sizeof LINE - 1);
+        char byte = 0;
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 5000) != 1)
+            ::_exit(12); // neither answered nor closed
+        ::_exit(::read(fd, &byte, 1) == 0 ? 0 : 13);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "10: no setuid, 11: no connection, 12: hung, 13: answered another user";
+    // Its own user is still served.
+    EXPECT_TRUE(Host(m_socket).rpc("metadata").contains("result"));
 }
 
 } // namespace
