@@ -26,17 +26,20 @@ constexpr std::chrono::milliseconds PROBE_TIMEOUT{3000};
 
 // Spawns argv with stdio on /dev/null, in a new process group, with default signal handling and
 // an empty signal mask (the daemon's threads block signals its children must not inherit).
-nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv)
+nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv, const std::vector<std::string>& hidden)
 {
     auto args = c_array(argv);
+    const auto env = child_environment(hidden, {});
+    auto envp = c_array(env);
     GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+    close_inherited(&files);
     pid_t pid = -1;
-    const int rc = posix_spawn(&pid, args[0], &files, attr.get(), args.data(), environ);
+    const int rc = posix_spawn(&pid, args[0], &files, attr.get(), args.data(), envp.data());
     posix_spawn_file_actions_destroy(&files);
     if (rc != 0)
         return nd_core::make_error(nd_core::ErrorCode::action_failed, argv.front() + " could not start: " + std::strerror(rc));
@@ -78,7 +81,7 @@ bool systemd_scope_works()
     const auto truth = find_on_path("true", path ? path : "");
     if (run.empty() || truth.empty())
         return false;
-    auto pid = spawn_detached({run, "--user", "--scope", "--quiet", "--collect", "--", truth});
+    auto pid = spawn_detached({run, "--user", "--scope", "--quiet", "--collect", "--", truth}, {});
     if (!pid)
         return false;
     const auto deadline = std::chrono::steady_clock::now() + PROBE_TIMEOUT;
@@ -100,7 +103,7 @@ bool systemd_scope_works()
     return *known;
 }
 
-nd_core::Result<Launched> launch_app(const std::string& executable)
+nd_core::Result<Launched> launch_app(const std::string& executable, const std::vector<std::string>& hidden)
 {
     Launched out;
     std::vector<std::string> argv{executable};
@@ -110,7 +113,7 @@ nd_core::Result<Launched> launch_app(const std::string& executable)
         argv = {find_on_path("systemd-run", path ? path : ""), "--user", "--scope", "--quiet", "--collect", "--", executable};
         out.scoped = true;
     }
-    out.pid = TRY(spawn_detached(argv));
+    out.pid = TRY(spawn_detached(argv, hidden));
     // Reaped when it exits, so no zombie is left; nothing waits for that.
     std::thread([pid = out.pid] {
         int status = 0;
@@ -134,7 +137,7 @@ nd_core::Result<Launched> launch_named(const Desk& desk, const std::string& app)
         return nd_core::make_error(nd_core::ErrorCode::invalid_arguments,
             "app: no executable \"" + app.substr(0, 200) + "\" is on the daemon's PATH: check the name (desk_windows shows "
             "the apps' executable names)");
-    return launch_app(executable);
+    return launch_app(executable, desk.config().model_key_variables());
 }
 
 } // namespace nd_desk

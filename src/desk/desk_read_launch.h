@@ -27,8 +27,10 @@ struct Launched {
     bool scoped = false;
 };
 
-// Starts `executable` (an absolute path) as described above. Errors: action_failed naming why.
-nd_core::Result<Launched> launch_app(const std::string& executable);
+// Starts `executable` (an absolute path) as described above, with the daemon's environment less
+// `hidden` (the model keys) and the desk's own SHUTTLE_* variables, and no descriptor but its
+// /dev/null stdin, stdout and stderr. Errors: action_failed naming why.
+nd_core::Result<Launched> launch_app(const std::string& executable, const std::vector<std::string>& hidden = {});
 
 // Starts the app `app` (an executable's name on the daemon's PATH, no directory) within the app
 // allowlist: desk_launch and computer_act's launch_app. Errors: invalid_arguments naming the

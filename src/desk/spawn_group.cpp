@@ -33,6 +33,8 @@ std::vector<char*> c_array(const std::vector<std::string>& strings)
     return out;
 }
 
+void close_inherited(posix_spawn_file_actions_t* files) { posix_spawn_file_actions_addclosefrom_np(files, 3); }
+
 std::vector<std::string> child_environment(const std::vector<std::string>& hidden, const std::vector<std::string>& extra)
 {
     std::vector<std::string> env;

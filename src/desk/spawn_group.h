@@ -23,6 +23,10 @@ private:
     posix_spawnattr_t m_attr;
 };
 
+// Closes every descriptor from 3 up in the child, after the actions added before it (the stdio
+// dup2s): a child holds only what it was handed, whatever a library opened without O_CLOEXEC.
+void close_inherited(posix_spawn_file_actions_t* files);
+
 // The strings' C pointers and a null after them: posix_spawn's argv and envp (the strings must
 // outlive the array).
 std::vector<char*> c_array(const std::vector<std::string>& strings);

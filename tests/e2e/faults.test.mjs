@@ -487,20 +487,43 @@ function missingDesktopTools() {
 const noDesktop = missingDesktopTools();
 
 // A private virtual desktop (scripts/test-desktop start), stopped by the cleanup: its directory,
-// environment and the X server's pid.
+// the variables the programs need and the X server's pid. An X server killed with SIGKILL leaves its
+// lock file and socket behind (/tmp/.X<n>-lock, /tmp/.X11-unix/X<n>), and test-desktop takes a
+// display with either as in use, so the cleanup removes them too when they name our dead server.
 async function startDesktop(c) {
     const dir = await new Promise((resolve, reject) =>
         execFile(TEST_DESKTOP, ['start'], { timeout: 60000 }, (err, stdout, stderr) =>
             err ? reject(new Error(`test-desktop start failed: ${stderr}`)) : resolve(stdout.trim())));
-    c.add(() => new Promise((resolve) => execFile(TEST_DESKTOP, ['stop', dir], { timeout: 60000 }, () => resolve())));
+    let display = null;
+    let xPid = null;
+    c.add(async () => {
+        await new Promise((resolve) => execFile(TEST_DESKTOP, ['stop', dir], { timeout: 60000 }, () => resolve()));
+        if (display === null || xPid === null || alive(xPid))
+            return;
+        const lock = `/tmp/.X${display}-lock`;
+        let owner = null;
+        try {
+            owner = Number(readFileSync(lock, 'utf8').trim());
+        } catch {
+            return;
+        }
+        if (owner === xPid) {
+            rmSync(lock, { force: true });
+            rmSync(`/tmp/.X11-unix/X${display}`, { force: true });
+        }
+    });
+    xPid = Number(readFileSync(path.join(dir, 'pids'), 'utf8').split('\n')[0]);
     const sourced = spawnSync('bash', ['-c', 'source "$0/env" && env -0', dir], { encoding: 'utf8' });
-    const env = {};
+    const all = {};
     for (const entry of sourced.stdout.split('\0')) {
         const eq = entry.indexOf('=');
         if (eq > 0)
-            env[entry.slice(0, eq)] = entry.slice(eq + 1);
+            all[entry.slice(0, eq)] = entry.slice(eq + 1);
     }
-    const xPid = Number(readFileSync(path.join(dir, 'pids'), 'utf8').split('\n')[0]);
+    const env = {};
+    for (const k of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR'])
+        env[k] = all[k];
+    display = /^:(\d+)$/.exec(env.DISPLAY ?? '')?.[1] ?? null;
     return { dir, env, xPid };
 }
 
@@ -561,8 +584,7 @@ async function checkAfterXDied(t, servers) {
 test('X server killed under nish-driver (mcp and daemon, linux backend): clean errors or exit, no spinning', { skip: noDesktop ?? false }, (t) =>
     withCleanup(async (c) => {
         const desktop = await startDesktop(c);
-        const keep = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR'];
-        const env = { ...driverEnv(''), ...Object.fromEntries(keep.map((k) => [k, desktop.env[k]])) };
+        const env = { ...driverEnv(''), ...desktop.env };
         const dir = c.dir('nish-faults-');
         const socket = path.join(dir, 'daemon.sock');
 

@@ -78,6 +78,7 @@ nd_core::Result<pid_t> spawn(const ProcessSpec& spec, int out_fd, int err_fd)
     posix_spawn_file_actions_adddup2(&files, err_fd, 2);
     if (!spec.work_dir.empty())
         posix_spawn_file_actions_addchdir_np(&files, spec.work_dir.c_str());
+    close_inherited(&files);
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, args[0], &files, attr.get(), args.data(), envp.data());
     posix_spawn_file_actions_destroy(&files);

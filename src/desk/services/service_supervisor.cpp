@@ -42,6 +42,7 @@ nd_core::Result<pid_t> spawn_service(const Service& service, const ServiceLaunch
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addchdir_np(&files, launch.work_dir.c_str());
+    close_inherited(&files);
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, args[0], &files, attr.get(), args.data(), envp.data());
     posix_spawn_file_actions_destroy(&files);
