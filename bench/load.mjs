@@ -8,13 +8,17 @@
 //   - shuttle: `shuttle daemon --backend mock` and per client `shuttle mcp`; desk verbs (desk_windows,
 //     desk_snapshot, desk_find, desk_read) and acts (desk_press / desk_act on the check box,
 //     desk_type into Username and desk_key BackSpace, which takes the typed character away again).
-// Every act keeps working when repeated and the mock's state stays bounded (checked at the end).
+// Every act keeps working when repeated, and what the mock apps hold stays bounded (the Username
+// field's length is printed at the end). The mock backend also logs every act in memory for its
+// tests (DesktopState's synthetic_log and semantic_log), and a daemon never clears them: that
+// growth shows in the RSS figures (docs/benchmarks.md, "Load and soak"; --reads-only leaves it out).
 //
 // Load mode (default): warm-up calls, then every client makes --calls calls; the table gives calls,
 // errors, throughput, p50/p90/p99/max latency and the daemon's RSS (VmRSS), open fds and threads
 // after the warm-up and at the end, measured while no call is in flight.
-// Soak mode (--minutes N): the same mix without a call limit for N minutes per program, sampled every
-// --sample-s seconds (clients pause briefly for each sample); a line per sample and a verdict.
+// Soak mode (--minutes N): the same mix without a call limit for N minutes per program (one program
+// after the other), sampled every --sample-s seconds (the clients pause between calls for each
+// sample); a line per sample and a verdict.
 //
 // Exit status 1 when a call failed (each failure is printed with its text), the daemon's RSS grew
 // more than --rss-limit % over the first measurement after the warm-up, its fd count grew (more than
@@ -23,8 +27,9 @@
 //
 //   usage: node bench/load.mjs [--program both|nish-driver|shuttle] [--clients 8] [--calls 10000]
 //                             [--warmup 500] [--minutes N] [--sample-s 30] [--rss-limit 5]
-//                             [--fd-slack 0] [--bin-dir DIR]
-//   binaries: --bin-dir, else $NISH_BENCH_BIN_DIR, else build/bin of this checkout.
+//                             [--fd-slack 0] [--reads-only] [--bin-dir DIR]
+//   binaries: --bin-dir, else $NISH_BENCH_BIN_DIR, else build/bin of this checkout. MALLOC_* and
+//   GLIBC_TUNABLES pass through to the daemons (MALLOC_ARENA_MAX=1 tells fragmentation from growth).
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -150,19 +155,13 @@ async function closeClient(c) {
     if (!started.clients.has(c))
         return;
     started.clients.delete(c);
-    // The SDK ends stdin, then SIGTERM, then SIGKILL; its own waits are 2 s each.
+    // The SDK ends stdin, then SIGTERM, then SIGKILL, waiting 2 s each; the ChildProcess object (not a
+    // bare pid, which may be reused) makes sure of the end.
+    const child = c.transport._process;
     await Promise.race([c.client.close().catch(() => {}), new Promise((r) => setTimeout(r, 6000))]);
-    const pid = c.transport.pid;
-    if (pid && alive(pid))
-        try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-}
-
-function alive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    } catch {
-        return false;
+    if (child && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await waitExit(child, 2000);
     }
 }
 
@@ -201,8 +200,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // closed on the daemon's side too, then the smallest fd count of three looks.
 // (nish-driver's daemon closes a finished connection's descriptor within a second: its accept loop
 // polls with a second's timeout and reaps then.)
-async function quiet(pid) {
+async function quiet(d) {
+    const pid = d.child.pid;
+    const gone = () => {
+        if (d.child.exitCode !== null || d.child.signalCode !== null || !existsSync(`/proc/${pid}/fd`))
+            throw new Error(`the ${d.name} daemon exited (${d.child.exitCode ?? d.child.signalCode ?? 'gone'}): ${d.stderr.trim().slice(-2000)}`);
+    };
+    gone();
     await sleep(1200);
+    gone();
     let fds = Infinity;
     let files = [];
     for (let i = 0; i < 3; i++) {
@@ -266,6 +272,11 @@ function baseEnv(dir) {
     };
     for (const k of ['HOME', 'XDG_RUNTIME_DIR', 'XDG_STATE_HOME', 'XDG_CONFIG_HOME'])
         mkdirSync(env[k], { recursive: true, mode: 0o700 });
+    // glibc's allocator settings pass through, to tell fragmentation from live growth
+    // (MALLOC_ARENA_MAX=1 scripts/bench-load ...).
+    for (const [k, v] of Object.entries(process.env))
+        if ((k.startsWith('MALLOC_') || k === 'GLIBC_TUNABLES') && v !== undefined)
+            env[k] = v;
     return env;
 }
 
@@ -432,10 +443,11 @@ function fail(rec, program, c, tool, args, text) {
     if (rec.errors.length <= MAX_PRINTED_ERRORS)
         console.log(`ERROR ${program} client ${c.k}: ${tool} ${JSON.stringify(args)}: ${text}`);
     else if (rec.errors.length === MAX_PRINTED_ERRORS + 1)
-        console.log(`ERROR ${program}: more errors; a summary follows at the end`);
+        console.log(`ERROR ${program}: further errors are counted, not printed; a summary groups them at the end`);
 }
 
-// Runs client c's mix until `until()` says stop; `gate` (a promise or null) pauses it between calls.
+// Runs client c's mix for `count` calls or until `until()` says stop; while `control.gate` is a
+// promise, the client waits between calls (a soak sample).
 async function runClient(program, c, tokens, rec, { count, until, measured, control }) {
     const spec = programs[program];
     const ops = spec.ops(tokens, c.k).filter(([tool]) => !(READS_ONLY && spec.acts.has(tool)));
@@ -500,11 +512,11 @@ async function runProgram(program) {
         cpSync(path.join(BIN_DIR, 'runtime'), path.join(dir, 'bin', 'runtime'), { recursive: true });
 
     const out = { program, rec: new Recorder(), notes: [], failures: [] };
+    current = out;
     const d = await startDaemon(program, dir);
-    const pid = d.child.pid;
     let died = null;
     d.child.once('exit', (code, sig) => { if (!stopping && !d.stopped) died = `${program} daemon exited during the run (${code ?? sig}): ${d.stderr.trim().slice(-2000)}`; });
-    out.beforeClients = await quiet(pid);
+    out.beforeClients = await quiet(d);
 
     const clients = [];
     for (let k = 0; k < CLIENTS; k++)
@@ -518,14 +530,14 @@ async function runProgram(program) {
     await Promise.all(clients.map((c, k) => runClient(program, c, tokens[k], warm, { count: WARMUP, measured: false })));
     for (const e of warm.errors)
         out.rec.errors.push({ ...e, warmup: true });
-    out.start = await quiet(pid);
+    out.start = await quiet(d);
     out.frontsStart = frontsNow(clients);
 
     if (SOAK_MIN === null) {
         const t0 = performance.now();
         await Promise.all(clients.map((c, k) => runClient(program, c, tokens[k], out.rec, { count: CALLS, measured: true })));
         out.wallS = (performance.now() - t0) / 1000;
-        out.end = await quiet(pid);
+        out.end = await quiet(d);
     } else {
         out.samples = [];
         const control = { gate: null };
@@ -552,7 +564,7 @@ async function runProgram(program) {
                 await sleep(5);
             const now = performance.now();
             const st = stats(out.rec.window);
-            const m = await quiet(pid);
+            const m = await quiet(d);
             const s = { t: (now - t0) / 1000, calls: st.n, rate: st.n / ((now - last) / 1000), errors: out.rec.windowErrors, ...st, ...m };
             out.samples.push(s);
             line(s);
@@ -566,7 +578,7 @@ async function runProgram(program) {
         }
         await running;
         out.wallS = (performance.now() - t0) / 1000;
-        out.end = out.samples.at(-1) ?? (await quiet(pid));
+        out.end = out.samples.at(-1) ?? (await quiet(d));
     }
     out.frontsEnd = frontsNow(clients);
 
@@ -580,7 +592,7 @@ async function runProgram(program) {
             out.notes.push(`client ${c.k}: SDK transport error: ${e}`);
     for (const c of clients)
         await closeClient(c);
-    out.afterClients = died ? null : await quiet(pid);
+    out.afterClients = died ? null : await quiet(d);
     await stopDaemon(d);
     out.daemonExit = d.child.exitCode ?? d.child.signalCode;
     if (died)
@@ -651,9 +663,23 @@ function printPerTool(r) {
     }
 }
 
+function printErrorSummary(program, errors) {
+    if (errors.length === 0)
+        return;
+    const byText = new Map();
+    for (const e of errors) {
+        const key = `${e.tool}: ${e.text.split('\n')[0].slice(0, 300)}`;
+        byText.set(key, (byText.get(key) ?? 0) + 1);
+    }
+    console.log(`${program}: ${errors.length} errors by call and text:`);
+    for (const [key, n] of byText)
+        console.log(`  ${String(n).padStart(6)} x ${key}`);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 let exitCode = 0;
+let current = null; // the program running now and its recorder, for a failure's report
 try {
     const mode = SOAK_MIN === null
         ? `load: ${CLIENTS} MCP clients x ${fmtInt(CALLS)} calls on each program`
@@ -683,16 +709,7 @@ try {
             console.log(`${r.program}: mock state at the end: ${r.state}`);
             for (const n of r.notes)
                 console.log(`${r.program}: note: ${n}`);
-            if (r.rec.errors.length) {
-                const byText = new Map();
-                for (const e of r.rec.errors) {
-                    const key = `${e.tool}: ${e.text.split('\n')[0].slice(0, 300)}`;
-                    byText.set(key, (byText.get(key) ?? 0) + 1);
-                }
-                console.log(`${r.program}: errors by call and text:`);
-                for (const [key, n] of byText)
-                    console.log(`  ${String(n).padStart(6)} x ${key}`);
-            }
+            printErrorSummary(r.program, r.rec.errors);
             console.log(`${r.program}: ${r.ok ? 'ok' : `FAIL: ${r.failures.join('; ')}`}`);
             if (!r.ok)
                 exitCode = 1;
@@ -705,7 +722,9 @@ try {
     }
 } catch (err) {
     if (!stopping) {
-        console.error(`bench/load: ${err.stack ?? err}`);
+        if (current)
+            printErrorSummary(current.program, current.rec.errors);
+        console.error(`bench/load: FAIL: ${err.message ?? err}`);
         exitCode = 1;
     }
 } finally {

@@ -18,6 +18,7 @@
 #include "mcp/control_fds.h"
 
 #include <algorithm>
+#include <malloc.h>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -60,6 +61,10 @@ $XDG_CONFIG_HOME/loomhand/shuttle/config.toml (docs/config.md).
 
 int run_daemon(const std::vector<std::string>& args)
 {
+    // The daemon answers each call on a thread of its own: with glibc's default of a malloc arena
+    // per core times eight, a long run's small allocations spread over many arenas and hold freed
+    // memory, so RSS wanders up over a long run (scripts/bench-load). Two arenas keep it flat.
+    ::mallopt(M_ARENA_MAX, 2);
     nd_backend::BackendOptions backend_options;
     std::string socket;
     std::optional<nd_mcp::ControlFds> control;

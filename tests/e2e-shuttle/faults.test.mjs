@@ -17,8 +17,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import {
-    existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync, statSync, unlinkSync,
-    writeFileSync,
+    accessSync, chmodSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync,
+    readFileSync, rmSync, statSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -358,16 +358,6 @@ test('shot --out naming a directory, a missing directory or a path under a file:
         assert.ok(readFileSync(good).equals(shot.bytes), 'the written picture differs from the daemon\'s');
     }));
 
-test('shot --out /dev/full: an error naming it, for a large and a small picture', () =>
-    withCleanup(async (c) => {
-        for (const size of [64 * 1024, 600]) {
-            const box = c.sandbox();
-            await fakeDaemon(c, box, fakeShot(size));
-            const result = await run(SHUTTLE_BIN, ['desk', 'shot', '--out', '/dev/full'], { env: box.env() });
-            assertShotRefused(result, '/dev/full', `a ${size}-byte picture`);
-        }
-    }));
-
 test('shot --out in a directory this user may not write: an error naming the file, nothing left',
     { skip: process.getuid() === 0 ? 'root writes anywhere; the read-only tmpfs case covers it' : false }, () =>
     withCleanup(async (c) => {
@@ -398,6 +388,73 @@ function probeUnshare() {
     }
 }
 const noUnshare = probeUnshare();
+
+// /dev/full, a file whose every write fails with ENOSPC. A program that replaces its --out file by a
+// rename (a temporary beside it, then rename) would, run as root, replace /dev/full itself; so the
+// device is bind-mounted read-only onto a file of the test's own inside a namespace (writes still
+// fail with ENOSPC; a rename onto a mount point or a chmod fails), or, without namespaces, used
+// directly only where this user cannot write /dev.
+function devFullPlan() {
+    if (!noUnshare)
+        return { skip: false, namespace: true };
+    try {
+        accessSync('/dev', fsConstants.W_OK);
+    } catch {
+        return { skip: false, namespace: false };
+    }
+    return { skip: `${noUnshare}; and /dev is writable here, so a faulty --out could replace /dev/full`, namespace: false };
+}
+const devFull = devFullPlan();
+
+test('shot --out to a device that is always full (/dev/full): an error naming it, for a large and a small picture',
+    { skip: devFull.skip }, () =>
+    withCleanup(async (c) => {
+        for (const size of [64 * 1024, 600]) {
+            const box = c.sandbox();
+            await fakeDaemon(c, box, fakeShot(size));
+            const dir = path.join(box.dir, 'out');
+            mkdirSync(dir);
+            let result;
+            let file;
+            if (devFull.namespace) {
+                file = path.join(dir, 'full');
+                writeFileSync(file, '');
+                const script = 'mount --bind /dev/full "$0" && mount -o remount,bind,ro "$0" || exit 97\nexec "$@"';
+                result = await run('unshare', ['-Urm', 'sh', '-c', script, file, SHUTTLE_BIN, 'desk', 'shot', '--out', file],
+                    { env: box.env() });
+                assert.notEqual(result.code, 97, `the bind mount failed: ${result.stderr}`);
+                assert.deepEqual(listing(dir), ['full 0'], 'the placeholder changed or a temporary file was left');
+            } else {
+                file = '/dev/full';
+                result = await run(SHUTTLE_BIN, ['desk', 'shot', '--out', file], { env: box.env() });
+            }
+            assertShotRefused(result, file, `a ${size}-byte picture`);
+        }
+    }));
+
+// `--out` onto a named pipe (as `--out /dev/stdout` is one): the picture goes down the pipe, and the
+// pipe stays a pipe. Written through a temporary file and a rename, the pipe would be replaced by a
+// regular file, and a reader on it would get nothing.
+test('shot --out onto a named pipe: the picture goes down the pipe, which stays a pipe', () =>
+    withCleanup(async (c) => {
+        const box = c.sandbox();
+        const shot = fakeShot(64 * 1024);
+        await fakeDaemon(c, box, shot);
+        const dir = path.join(box.dir, 'out');
+        mkdirSync(dir);
+        const fifo = path.join(dir, 'pipe');
+        const made = spawnSync('mkfifo', [fifo]);
+        assert.equal(made.status, 0, 'mkfifo failed');
+        const received = path.join(box.dir, 'received.png');
+        // A reader that copies what comes down the pipe; killed by the cleanup if nothing ever does.
+        const reader = c.child(spawn('sh', ['-c', 'exec cat "$0" > "$1"', fifo, received], { stdio: 'ignore' }));
+        const result = await run(SHUTTLE_BIN, ['desk', 'shot', '--out', fifo], { env: box.env() });
+        assert.equal(result.code, 0, result.stderr);
+        assert.ok(lstatSync(fifo).isFIFO(), `the pipe was replaced by a ${lstatSync(fifo).isFile() ? 'regular file' : 'something else'}`);
+        await settleWithin(reader.exited, FAULT_DEADLINE_MS, 'the pipe\'s reader (nothing was written to the pipe)');
+        assert.ok(readFileSync(received).equals(shot.bytes), 'the pipe carried something other than the picture');
+        assert.deepEqual(readdirSync(dir), ['pipe'], 'a temporary file was left beside the pipe');
+    }));
 
 // Lists a directory from inside the namespace: [{ name, size, head }] with `head` the first 32
 // bytes in hex.

@@ -9,13 +9,13 @@
 //
 // The full-disk cases mount a 16 KiB tmpfs inside a user and mount namespace (`unshare -Urm`) and
 // read the log through /proc/PID/root; where that is not allowed they are skipped (the /dev/full
-// case runs everywhere). The X server case starts its own desktop with scripts/test-desktop and is
+// case runs everywhere but as root without namespaces). The X server case starts its own desktop with scripts/test-desktop and is
 // skipped where its programs (Xvfb, dbus-daemon, the AT-SPI bus, openbox, xprop) are missing.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -458,18 +458,44 @@ test('audit log after the disk frees up again: records resume and every line is 
         assert.equal(records.at(-1).event, 'tool_call');
     }));
 
-test('audit log on /dev/full: every call is answered and stderr names the log once', () =>
+// /dev/full, a file whose every write fails with ENOSPC. The driver narrows the mode of the file its
+// log names to 0600 (audit.cpp), and run as root it would narrow /dev/full itself; so as root the
+// device is bind-mounted read-only onto a file of the test's own inside a namespace (writes still
+// fail with ENOSPC, a chmod fails with EROFS). Elsewhere /dev/full is used directly, where a chmod by
+// this user fails.
+function devFullPlan() {
+    if (process.getuid() !== 0)
+        return { skip: false, namespace: false };
+    if (!noUnshare)
+        return { skip: false, namespace: true };
+    return { skip: `${noUnshare}; and as root the driver would narrow /dev/full's own mode`, namespace: false };
+}
+const devFull = devFullPlan();
+
+test('audit log on /dev/full: every call is answered and stderr names the log once', { skip: devFull.skip }, () =>
     withCleanup(async (c) => {
-        const d = new Driver();
-        c.add(() => d.close());
-        d.auditLog = '/dev/full'; // the log start() hands the driver: a device where every write fails
-        await d.start('fault-devfull');
+        let d;
+        if (devFull.namespace) {
+            const dir = c.dir('nish-faults-');
+            const log = path.join(dir, 'full');
+            writeFileSync(log, '');
+            const script = 'mount --bind /dev/full "$FAULT_LOG" && mount -o remount,bind,ro "$FAULT_LOG" || exit 97\n' +
+                'exec "$@"';
+            d = await startWrapped(c, 'fault-devfull', 'unshare', ['-Urm', 'sh', '-c', script, 'sh', DRIVER_BIN, ...DRIVER_ARGS],
+                { ...driverEnv(log), FAULT_LOG: log });
+            d.auditLog = log;
+        } else {
+            d = new Driver();
+            c.add(() => d.close());
+            d.auditLog = '/dev/full'; // the log start() hands the driver
+            await d.start('fault-devfull');
+        }
         await d.ok('start_session', {});
         for (let i = 0; i < 20; i++)
             assert.ok((await d.ok('list_windows', {})).data.windows.length > 0);
         const warnings = d.stderrText.split('\n').filter((l) => l.includes('audit log'));
         assert.equal(warnings.length, 1, `stderr: ${d.stderrText}`);
-        assert.ok(warnings[0].includes('/dev/full'), warnings[0]);
+        assert.ok(warnings[0].includes(d.auditLog), warnings[0]);
         assert.match(warnings[0], /No space left on device/);
     }));
 

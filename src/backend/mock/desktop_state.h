@@ -54,8 +54,18 @@ struct DesktopState {
     std::vector<std::string> fixture_files;
 
     nd_core::Point pointer{0, 0};
+    // What was sent, for tests to read back: at least the latest MAX_LOG events of each, at most
+    // twice that (a long-running mock daemon acts without end; its memory must not grow with it).
+    static constexpr std::size_t MAX_LOG = 4096;
     std::vector<SyntheticEvent> synthetic_log;
     std::vector<SemanticEvent> semantic_log;
+    template <typename Event>
+    static void append(std::vector<Event>& log, Event event)
+    {
+        if (log.size() >= 2 * MAX_LOG)
+            log.erase(log.begin(), log.end() - static_cast<std::ptrdiff_t>(MAX_LOG));
+        log.push_back(std::move(event));
+    }
     std::deque<nd_core::PersonInput> person_input;
 
     std::string clipboard;

@@ -41,7 +41,7 @@ std::string format_number(double v)
 
 void record(DesktopState& state, const MockWindow& window, const Node& node, std::string kind, std::string detail)
 {
-    state.semantic_log.push_back(SemanticEvent{window.info.window_id, node.key, std::move(kind), std::move(detail)});
+    DesktopState::append(state.semantic_log, SemanticEvent{window.info.window_id, node.key, std::move(kind), std::move(detail)});
 }
 
 } // namespace
@@ -60,7 +60,7 @@ nd_core::Result<void> MockActuator::do_action(const nd_core::WindowInfo& info, c
     std::string name(action);
     // Effects may remove the node itself (an OK button closing its dialog), so log from copies.
     TRY_VOID(apply_action_effects(*window, *node, name));
-    m_state.semantic_log.push_back(SemanticEvent{window->info.window_id, key, "action", name});
+    DesktopState::append(m_state.semantic_log, SemanticEvent{window->info.window_id, key, "action", name});
     return {};
 }
 
@@ -119,7 +119,7 @@ nd_core::Result<void> MockActuator::select(const nd_core::WindowInfo& info, cons
     TRY_VOID(check_enabled(*node));
     std::string key = node->key;
     TRY_VOID(select_node(*window, *node));
-    m_state.semantic_log.push_back(SemanticEvent{window->info.window_id, key, "select", ""});
+    DesktopState::append(m_state.semantic_log, SemanticEvent{window->info.window_id, key, "select", ""});
     return {};
 }
 

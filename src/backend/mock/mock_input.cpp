@@ -82,7 +82,7 @@ void click_at(DesktopState& state, nd_core::Point p)
     }
 }
 
-void log(DesktopState& state, SyntheticEvent event) { state.synthetic_log.push_back(std::move(event)); }
+void log(DesktopState& state, SyntheticEvent event) { DesktopState::append(state.synthetic_log, std::move(event)); }
 
 } // namespace
 

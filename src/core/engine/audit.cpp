@@ -157,8 +157,9 @@ bool AuditLog::open_locked()
         return false;
     }
     // A file made earlier with a wider mode is narrowed: the log names the apps the person used.
+    // Only a regular file: a log pointed at a device or a pipe leaves its mode alone.
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && (st.st_mode & 077) != 0)
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 077) != 0)
         (void)::fchmod(fd, 0600);
     m_fd = fd;
     return true;

@@ -128,7 +128,7 @@ int call_daemon(const std::string& tool, const nlohmann::json& args, const std::
         if (auto full = std::filesystem::absolute(path, ec); !ec)
             absolute = full.lexically_normal().string();
     }
-    if (auto written = nd_core::write_whole_file(absolute, png, "--out"); !written) {
+    if (auto written = nd_core::write_whole_file(absolute, png, "--out", nd_core::Links::follow); !written) {
         std::cerr << "shuttle: " << written.error().message << "\n";
         return 1;
     }

@@ -57,7 +57,14 @@ int relay_stdio(int socket_fd, int in_fd, int out_fd)
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             switch (copy_once(socket_fd, out_fd, "the daemon's answers")) {
             case Copy::moved: break;
-            case Copy::ended: return 0;
+            case Copy::ended:
+                if (!input_open)
+                    return 0; // it answered everything the client sent, then closed
+                // The client still talks: the daemon went away under it (stopped or killed).
+                std::fprintf(stderr, "nish-driver mcp --connect: the daemon closed the connection (it stopped or was "
+                                     "killed); calls in flight got no answer. Start it again (nish-driver daemon) and "
+                                     "reconnect.\n");
+                return 1;
             case Copy::failed: return 1;
             }
         }
