@@ -2,7 +2,7 @@
 // cut into up to 8 lines, is handled line by line as the pipe handles what the host writes, on an
 // engine of the mock desktop with one session open, with an approval broker. Every line gets one
 // reply line: a JSON object with an "event", "ack" or "error" (the error's code from the table);
-// nothing crashes, and the engine still serves the session's tools afterwards.
+// nothing crashes, and once the host is gone the engine still answers the session's tools.
 
 #include "backend/mock/mock_backend.h"
 #include "core/backend/consent.h"
@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (message["event"] == "error")
             require(nd_fuzz::is_table_code(message.at("error").at("code").get<std::string>()));
     }
-    require(!dispatcher.call_tool("list_windows", nlohmann::json::object(), context).structured.empty());
+    // The host is gone (after close every approval fails at once): the session's tools still answer.
     broker.close();
+    require(!dispatcher.call_tool("list_windows", nlohmann::json::object(), context).structured.empty());
     return 0;
 }
