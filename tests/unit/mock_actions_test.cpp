@@ -1,6 +1,7 @@
 // Semantic actions on the mock desktop: every scripted effect of the fixtures, the error of every
 // refusal, secure fields, and value readback.
 
+#include "backend/mock/desktop_state.h"
 #include "backend/mock/mock_backend.h"
 
 #include <gtest/gtest.h>
@@ -79,6 +80,21 @@ TEST_F(MockActions, CheckBoxClickTogglesChecked)
     auto log = backend->semantic_log();
     ASSERT_EQ(log.size(), 2u);
     EXPECT_EQ(log[0].to_string(), "action click 52428801/settings.remember");
+}
+
+// A long-running mock daemon acts without end (scripts/bench-load): the act log keeps the latest
+// events, at most twice its bound, so memory does not grow with the number of acts.
+TEST_F(MockActions, TheActLogIsBounded)
+{
+    Element box = find(SETTINGS, "settings.remember");
+    const auto settings = window(SETTINGS);
+    const std::size_t acts = 3 * nd_mock::DesktopState::MAX_LOG + 1;
+    for (std::size_t i = 0; i < acts; ++i)
+        ASSERT_TRUE(act->do_action(settings, box, "click").ok());
+    const auto log = backend->semantic_log();
+    EXPECT_GE(log.size(), nd_mock::DesktopState::MAX_LOG);
+    EXPECT_LE(log.size(), 2 * nd_mock::DesktopState::MAX_LOG);
+    EXPECT_EQ(log.back().to_string(), "action click 52428801/settings.remember");
 }
 
 TEST_F(MockActions, SignInOpensADialogAndOkClosesIt)
