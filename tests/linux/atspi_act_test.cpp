@@ -72,7 +72,7 @@ TEST_F(AtspiActTest, an_unknown_action_fails_cleanly)
     ASSERT_GE(box, 0);
     auto done = m_actuator->do_action(m_window, at(box), "no-such-action");
     ASSERT_FALSE(done);
-    EXPECT_EQ(done.error().code, nd_core::ErrorCode::action_failed);
+    EXPECT_EQ(done.error().code, nd_core::ErrorCode::action_not_offered); // nothing was sent
 }
 
 TEST_F(AtspiActTest, set_value_into_an_entry_reads_back)
