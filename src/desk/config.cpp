@@ -75,8 +75,8 @@ nd_core::Result<void> parse_models(const toml::table& table, ModelsConfig& out, 
         out.api_key_env = *name;
     }
     if (auto node = table["timeout_ms"]; node) {
-        auto ms = node.value<std::int64_t>();
-        if (!node.is_integer() || !ms || *ms < ModelsConfig::MIN_TIMEOUT_MS || *ms > ModelsConfig::MAX_TIMEOUT_MS)
+        auto ms = node.is_integer() ? node.value<std::int64_t>() : std::nullopt; // toml++ casts floats unchecked
+        if (!ms || *ms < ModelsConfig::MIN_TIMEOUT_MS || *ms > ModelsConfig::MAX_TIMEOUT_MS)
             return config_error(path, "models.timeout_ms must be an integer from " + std::to_string(ModelsConfig::MIN_TIMEOUT_MS) +
                                           " to " + std::to_string(ModelsConfig::MAX_TIMEOUT_MS));
         out.timeout_ms = static_cast<int>(*ms);
@@ -187,8 +187,9 @@ nd_core::Result<DeskConfig> parse_config(std::string_view text, std::string path
                 return config_error(path, "input.confirm must be \"off\", \"acts\" or \"all\"");
         }
         if (auto node = (*input)["confirm_timeout_s"]; node) {
-            auto seconds = node.value<std::int64_t>();
-            if (!node.is_integer() || !seconds || *seconds < 1 || *seconds > 600)
+            // Only an integer is read as one: toml++ casts a float to int64 without a range check.
+            auto seconds = node.is_integer() ? node.value<std::int64_t>() : std::nullopt;
+            if (!seconds || *seconds < 1 || *seconds > 600)
                 return config_error(path, "input.confirm_timeout_s must be a whole number of seconds from 1 to 600");
             config.confirm_timeout_s = *seconds;
         }
