@@ -117,3 +117,17 @@ TEST(DeskConfig, AMissingFileIsTheDefaultsAndAnUnreadableOneAnError)
     auto dir = nd_desk::load_config("/");
     EXPECT_FALSE(dir.ok() && !dir->allow.empty());
 }
+
+namespace {
+
+// Found by config_fuzz: a whole-number key given a float too big for int64 is refused, never cast.
+TEST(ConfigFuzzFindings, AHugeFloatForAnIntegerKeyIsRefused)
+{
+    for (const char* text : {"[input]\nconfirm_timeout_s = 5e40\n", "[models]\ntimeout_ms = 5e40\n"}) {
+        auto config = nd_desk::parse_config(text);
+        ASSERT_FALSE(config) << text;
+        EXPECT_EQ(config.error().code, nd_core::ErrorCode::invalid_arguments);
+    }
+}
+
+} // namespace
