@@ -28,14 +28,6 @@ public:
     nd_driver::ApprovalOutcome ask(const nd_driver::ApprovalAsk&) override { return nd_driver::ApprovalOutcome::denied; }
 };
 
-nlohmann::json written(const std::string& line)
-{
-    require(!line.empty() && line.back() == '\n' && line.find('\n') == line.size() - 1);
-    auto message = nlohmann::json::parse(line, nullptr, false);
-    require(message.is_object() && message.value("jsonrpc", "") == "2.0");
-    return message;
-}
-
 void check_tool_result(const nlohmann::json& result)
 {
     // Only a tools/call result has structuredContent; a failed call carries the envelope.
@@ -47,19 +39,12 @@ void check_tool_result(const nlohmann::json& result)
         nd_fuzz::require_envelope(structured);
 }
 
+// Any response, and a tools/call result's envelope.
 void check_response(const std::string& line, const nlohmann::json* id)
 {
-    auto message = written(line);
-    require(message.contains("id"));
-    if (id)
-        require(message["id"] == *id);
-    require(message.contains("result") != message.contains("error"));
-    if (message.contains("error")) {
-        require(message["error"].is_object() && message["error"].contains("code") && message["error"]["code"].is_number_integer());
-        return;
-    }
-    require(message["result"].is_object());
-    check_tool_result(message["result"]);
+    const auto message = nd_fuzz::check_response(line, id);
+    if (message.contains("result"))
+        check_tool_result(message["result"]);
 }
 
 } // namespace

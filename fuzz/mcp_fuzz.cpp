@@ -8,6 +8,7 @@
 //
 //   scripts/fuzz-mcp [SECONDS]   builds this with clang and runs it
 
+#include "fuzz_check.h"
 #include "mcp/mcp_routing.h"
 #include "mcp/progress.h"
 
@@ -17,6 +18,10 @@
 #include <string>
 
 namespace {
+
+using nd_fuzz::check_response;
+using nd_fuzz::require;
+using nd_fuzz::written;
 
 class EchoHost final : public nd_mcp::ToolHost {
 public:
@@ -53,38 +58,6 @@ public:
         return out;
     }
 };
-
-void require(bool ok)
-{
-    if (!ok)
-        std::abort();
-}
-
-// A line the server would write: one JSON object, newline-terminated, no newline inside.
-nlohmann::json written(const std::string& line)
-{
-    require(!line.empty() && line.back() == '\n');
-    require(line.find('\n') == line.size() - 1);
-    auto message = nlohmann::json::parse(line, nullptr, false);
-    require(message.is_object() && message.value("jsonrpc", "") == "2.0");
-    return message;
-}
-
-void check_response(const std::string& line, const nlohmann::json* id)
-{
-    auto message = written(line);
-    require(message.contains("id"));
-    if (id)
-        require(message["id"] == *id);
-    require(message.contains("result") != message.contains("error"));
-    if (message.contains("error")) {
-        const auto& error = message["error"];
-        require(error.is_object() && error.contains("code") && error["code"].is_number_integer());
-        require(error.contains("message") && error["message"].is_string());
-    } else {
-        require(message["result"].is_object());
-    }
-}
 
 } // namespace
 
