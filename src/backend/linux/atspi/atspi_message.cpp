@@ -168,7 +168,7 @@ int read_attribute(sd_bus_message* m, std::string_view key, std::string& out)
         if (r < 0)
             return r;
         if (k && v && key == k)
-            out = v;
+            out = cut_utf8(v, MAX_TEXT_BYTES);
         r = sd_bus_message_exit_container(m);
         if (r < 0)
             return r;
