@@ -4,7 +4,6 @@
 // reply line: a JSON object with an "event", "ack" or "error" (the error's code from the table);
 // nothing crashes, and once the host is gone the engine still answers the session's tools.
 
-#include "backend/mock/mock_backend.h"
 #include "core/backend/consent.h"
 #include "core/engine/audit.h"
 #include "core/engine/engine.h"
@@ -12,16 +11,15 @@
 #include "driver/control/control_commands.h"
 #include "driver/dispatcher.h"
 #include "fuzz_check.h"
+#include "fuzz_desktop.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using nd_fuzz::require;
-    static const std::string fixtures = nd_mock::MockBackend::default_fixture_dir();
-    auto backend = nd_mock::MockBackend::load(fixtures);
-    require(backend.ok());
+    auto backend = nd_fuzz::fresh_desktop();
     nd_core::AutoConsent consent;
     nd_core::AuditLog audit("");
-    nd_core::Engine engine(**backend, consent, audit, nd_core::EngineOptions{});
+    nd_core::Engine engine(*backend, consent, audit, nd_core::EngineOptions{});
     nd_driver::Dispatcher dispatcher(engine);
     nd_driver::ApprovalBroker broker([](std::string_view) { return true; });
     dispatcher.set_approvals(&broker);

@@ -9,10 +9,10 @@
 // desk_close asks a window to close (both have their own tests); desk_shot's path writes a file
 // where it names, so it is removed (its checks are tested on their own).
 
-#include "backend/mock/mock_backend.h"
 #include "desk/desk.h"
 #include "desk/verbs/verbs.h"
 #include "fuzz_check.h"
+#include "fuzz_desktop.h"
 
 #include <memory>
 #include <vector>
@@ -37,10 +37,8 @@ const std::vector<const nd_desk::VerbDef*>& fuzzed_verbs()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    static const std::string fixtures = nd_mock::MockBackend::default_fixture_dir();
-    auto backend = nd_mock::MockBackend::load(fixtures);
-    require(backend.ok());
-    nd_desk::Desk desk(**backend, nd_desk::DeskConfig{});
+    auto backend = nd_fuzz::fresh_desktop();
+    nd_desk::Desk desk(*backend, nd_desk::DeskConfig{});
     const auto& verbs = fuzzed_verbs();
 
     std::string_view rest = nd_fuzz::text_of(data, size);

@@ -5,14 +5,14 @@
 // eras. Nothing may crash, hang or leak; every answer must be one JSON-RPC line with the request's
 // id; a tool's failure must be the contract's envelope with a code from the error table.
 //
-// The desktop is loaded afresh for every input, so a crash replays from its input alone.
+// The desktop is fresh for every input (fuzz_desktop.h), so a crash replays from its input alone.
 
-#include "backend/mock/mock_backend.h"
 #include "core/backend/consent.h"
 #include "core/engine/audit.h"
 #include "core/engine/engine.h"
 #include "driver/dispatcher.h"
 #include "fuzz_check.h"
+#include "fuzz_desktop.h"
 #include "mcp/mcp_routing.h"
 
 #include <atomic>
@@ -52,16 +52,14 @@ void check_response(const std::string& line, const nlohmann::json* id)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const nd_mcp::McpServerInfo info{"nish-driver", "fuzz", "instructions", false};
-    static const std::string fixtures = nd_mock::MockBackend::default_fixture_dir();
-    auto backend = nd_mock::MockBackend::load(fixtures);
-    require(backend.ok());
+    auto backend = nd_fuzz::fresh_desktop();
     nd_core::AutoConsent consent;
     nd_core::AuditLog audit("");
     nd_core::EngineOptions options;
     options.settle_interval = std::chrono::milliseconds(1);
     options.settle_timeout = std::chrono::milliseconds(5);
     options.settle_quiet = std::chrono::milliseconds(1);
-    nd_core::Engine engine(**backend, consent, audit, options);
+    nd_core::Engine engine(*backend, consent, audit, options);
     nd_driver::Dispatcher dispatcher(engine);
     Denier approvals;
     dispatcher.set_approvals(&approvals);

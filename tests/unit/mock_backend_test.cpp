@@ -1,6 +1,7 @@
 // The mock backend as the engine sees it: the fixture desktop, tree reads and their limits, the
 // registry report, and the hooks tests use to play the person and the apps.
 
+#include "backend/mock/fixture_loader.h"
 #include "backend/mock/mock_backend.h"
 #include "core/model/policy.h"
 
@@ -77,6 +78,44 @@ TEST(MockBackend, DefaultFixturesLoadIntoTheRequiredDesktop)
     EXPECT_EQ(window_of(*backend, SETTINGS).pid, 6001);
     EXPECT_EQ(window_of(*backend, CALCULATOR).pid, 7001);
     EXPECT_EQ(backend->fixture_files().size(), 4u);
+}
+
+// One line per element, everything a read gives of it.
+std::vector<std::string> rows_of(MockBackend& backend, std::int64_t id)
+{
+    std::vector<std::string> rows;
+    for (const auto& e : read(backend, id).elements) {
+        std::string actions;
+        for (const auto& a : e.actions)
+            actions += a + ",";
+        rows.push_back(e.key + " " + e.role + " " + e.name + " " + e.value + " " + e.description + " " +
+                       std::to_string(e.states) + " " + actions + " " + std::to_string(e.frame.x) + "," +
+                       std::to_string(e.frame.y) + "," + std::to_string(e.frame.w) + "," +
+                       std::to_string(e.frame.h) + " " + std::to_string(e.parent) + " " + std::to_string(e.child_count));
+    }
+    return rows;
+}
+
+TEST(MockBackend, DesktopsMadeFromOneLoadReadAsTheLoadedOneAndChangeAlone)
+{
+    auto set = nd_mock::load_fixture_dir(MockBackend::default_fixture_dir());
+    ASSERT_TRUE(set.ok()) << set.error().text();
+    auto loaded = load_default();
+    auto first = MockBackend::from(*set);
+    auto second = MockBackend::from(*set);
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(first->fixture_files(), loaded->fixture_files());
+    for (auto id : {CHATTER, GROCERIES, IDEAS, SETTINGS, CALCULATOR})
+        EXPECT_EQ(rows_of(*first, id), rows_of(*loaded, id)) << id;
+
+    // A change to one copy (an element renamed, a window closed) leaves the other copies as they were.
+    const auto before = rows_of(*second, SETTINGS);
+    ASSERT_TRUE(first->mutate(SETTINGS, "settings.sign_in", nlohmann::json{{"name", "Changed"}}).ok());
+    ASSERT_TRUE(first->close_window(CALCULATOR));
+    EXPECT_NE(rows_of(*first, SETTINGS), before);
+    EXPECT_EQ(rows_of(*second, SETTINGS), before);
+    EXPECT_EQ(second->windows()->list_windows()->size(), 5u);
+    EXPECT_EQ(MockBackend::from(*set)->windows()->list_windows()->size(), 5u);
 }
 
 TEST(MockBackend, ChatterIsDenseDeepAndInPreorder)

@@ -43,6 +43,16 @@ nd_core::Result<std::unique_ptr<MockBackend>> MockBackend::load(const std::strin
     return backend;
 }
 
+std::unique_ptr<MockBackend> MockBackend::from(const FixtureSet& set)
+{
+    std::unique_ptr<MockBackend> backend(new MockBackend());
+    backend->m_state->windows.reserve(set.windows.size());
+    for (const auto& window : set.windows)
+        backend->m_state->windows.push_back(copy_window(window));
+    backend->m_state->fixture_files = set.files;
+    return backend;
+}
+
 std::string MockBackend::default_fixture_dir()
 {
     if (const char* env = std::getenv("NISH_MOCK_FIXTURES"); env && *env)

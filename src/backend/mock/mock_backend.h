@@ -19,6 +19,7 @@
 
 namespace nd_mock {
 
+struct FixtureSet;
 class MockActuator;
 class MockCapture;
 class MockClipboard;
@@ -35,6 +36,9 @@ public:
     // Loads every *.json of `fixture_dir` in name order. A bad fixture gives an Error naming the
     // file and the problem (invalid_arguments; internal_error when the directory is unreadable).
     static nd_core::Result<std::unique_ptr<MockBackend>> load(const std::string& fixture_dir);
+    // A desktop of its own made from fixtures loaded before (load_fixture_dir), copied: many
+    // fresh desktops from one load (the fuzz targets make one per input).
+    static std::unique_ptr<MockBackend> from(const FixtureSet&);
     // $NISH_MOCK_FIXTURES when set, else the source tree's fixtures/mock.
     static std::string default_fixture_dir();
 

@@ -24,6 +24,33 @@ Node* find_node(Node& root, std::string_view key)
     return nullptr;
 }
 
+namespace {
+
+std::unique_ptr<Node> copy_tree(const Node& node, Node* parent)
+{
+    auto copy = std::make_unique<Node>();
+    static_cast<NodeFacts&>(*copy) = node;
+    copy->parent = parent;
+    copy->children.reserve(node.children.size());
+    for (const auto& child : node.children)
+        copy->children.push_back(copy_tree(*child, copy.get()));
+    return copy;
+}
+
+} // namespace
+
+MockWindow copy_window(const MockWindow& window)
+{
+    MockWindow copy;
+    copy.info = window.info;
+    copy.root = window.root ? copy_tree(*window.root, nullptr) : nullptr;
+    copy.hung = window.hung;
+    copy.answer_time = window.answer_time;
+    copy.next_auto_key = window.next_auto_key;
+    copy.templates = window.templates; // shared and const
+    return copy;
+}
+
 std::int64_t count_nodes(const Node& root)
 {
     std::int64_t n = 1;

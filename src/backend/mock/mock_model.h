@@ -47,7 +47,9 @@ struct Effect {
     bool clear_source = false; // insert: empty that element's value afterwards
 };
 
-struct Node {
+// What a node says of itself; Node adds its place in the tree. Kept apart so a copy of a tree
+// (copy_tree) copies every fact, including ones added later.
+struct NodeFacts {
     std::string key;
     std::string role;
     std::string name;
@@ -61,7 +63,9 @@ struct Node {
     bool has_frame = false;
     std::optional<std::pair<double, double>> range; // slider min, max
     std::map<std::string, std::vector<Effect>> effects; // by action name, and "select"
+};
 
+struct Node : NodeFacts {
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
@@ -79,6 +83,9 @@ struct MockWindow {
     // The app's templates (fixture "templates"), shared by its windows, for inserts at run time.
     std::shared_ptr<const nlohmann::json> templates;
 };
+
+// A deep copy of a window: its tree node for node, parents pointing into the copy.
+MockWindow copy_window(const MockWindow&);
 
 // Preorder search by key; null when absent.
 Node* find_node(Node& root, std::string_view key);
