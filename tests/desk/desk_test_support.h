@@ -1,11 +1,12 @@
 #pragma once
 
-// What the desk's tests that run anywhere share: a temporary directory for a socket, and a real
-// daemon on the mock backend serving on a thread of its own.
+// What the desk's tests that run anywhere share: a temporary directory for a socket
+// (support/temp_dir.h), and a real daemon on the mock backend serving on a thread of its own.
 
 #include "backend/mock/mock_backend.h"
 #include "desk/daemon/daemon.h"
 #include "desk/wire/client.h"
+#include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -18,22 +19,6 @@
 #include <vector>
 
 namespace nd_test {
-
-struct TempDir {
-    std::string path;
-    explicit TempDir(const std::string& prefix = "desk-test")
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-        EXPECT_NE(::mkdtemp(pattern.data()), nullptr);
-        path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-    std::string socket() const { return path + "/desk.sock"; }
-};
 
 // A real daemon on the mock backend, serving on its own thread.
 class MockDaemon {

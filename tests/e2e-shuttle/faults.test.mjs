@@ -15,16 +15,18 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
-    accessSync, chmodSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync,
-    readFileSync, rmSync, statSync, unlinkSync, writeFileSync,
+    accessSync, chmodSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
+    statSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
+import {
+    Cleanup as BaseCleanup, alive, cpuShare, fdCount, missingDesktopTools, probeUnshare, settleWithin, sleep,
+    startDesktop, threadCount, until, withCleanup as withBaseCleanup,
+} from '../support/faults.mjs';
 import { FakeDaemon, SHUTTLE_BIN, Sandbox, textOf } from './helpers.mjs';
 
 // How long a fault may take to be answered. A hang is forever, so these only bound the failing
@@ -32,123 +34,15 @@ import { FakeDaemon, SHUTTLE_BIN, Sandbox, textOf } from './helpers.mjs';
 const FAULT_DEADLINE_MS = 5000;
 const REAP_DEADLINE_MS = 6000;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// Resolves with `promise`'s outcome ({ value } or { error }) and how long it took, or rejects when
-// it takes longer than `ms`.
-async function settleWithin(promise, ms, what) {
-    const started = Date.now();
-    let timer;
-    const deadline = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms (a hang)`)), ms);
-    });
-    try {
-        const outcome = await Promise.race([
-            promise.then((value) => ({ value }), (error) => ({ error })),
-            deadline,
-        ]);
-        return { ...outcome, ms: Date.now() - started };
-    } finally {
-        clearTimeout(timer);
-    }
-}
-
-// Polls `probe` until it returns a truthy value; fails after `ms` with `describe()`.
-async function until(probe, ms, describe) {
-    const end = Date.now() + ms;
-    for (;;) {
-        const value = await probe();
-        if (value)
-            return value;
-        if (Date.now() > end)
-            throw new Error(`${typeof describe === 'function' ? describe() : describe} (after ${ms} ms)`);
-        await sleep(25);
-    }
-}
-
-function fdCount(pid) { return readdirSync(`/proc/${pid}/fd`).length; }
-function threadCount(pid) { return readdirSync(`/proc/${pid}/task`).length; }
-
-// utime + stime of a process, in clock ticks (/proc/PID/stat fields 14 and 15).
-function cpuTicks(pid) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-}
-
-// A process that exists and is not a zombie.
-function alive(pid) {
-    try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-        return false;
-    }
-}
-
-// Its CPU time over `ms`, as a share of one core.
-async function cpuShare(pid, ms) {
-    const before = cpuTicks(pid);
-    await sleep(ms);
-    return alive(pid) ? (cpuTicks(pid) - before) / 100 / (ms / 1000) : 0; // USER_HZ is 100 on Linux
-}
-
-// What a test started, undone in reverse order whatever happens.
-class Cleanup {
-    constructor() { this.steps = []; }
-    add(step) { this.steps.push(step); }
-    dir(prefix) {
-        const dir = mkdtempSync(path.join(tmpdir(), prefix));
-        this.add(() => {
-            // A directory a test made read-only must be writable again to be removed.
-            spawnSync('chmod', ['-R', 'u+rwx', dir]);
-            rmSync(dir, { recursive: true, force: true });
-        });
-        return dir;
-    }
+// The desk's cleanup also closes a sandbox (helpers.mjs) a test made.
+class Cleanup extends BaseCleanup {
     sandbox() {
         const box = new Sandbox();
         this.add(() => box.close());
         return box;
     }
-    // A child process: killed (SIGKILL) and awaited unless it has exited. `exited` resolves then.
-    child(child) {
-        child.exited = new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null)
-                resolve();
-            else
-                child.once('exit', () => resolve());
-        });
-        this.add(async () => {
-            if (child.exitCode === null && child.signalCode === null) {
-                child.kill('SIGKILL');
-                await child.exited;
-            }
-        });
-        return child;
-    }
-    async run() {
-        const errors = [];
-        for (const step of this.steps.reverse()) {
-            try {
-                await step();
-            } catch (err) {
-                errors.push(err);
-            }
-        }
-        if (errors.length)
-            throw errors[0];
-    }
 }
-
-async function withCleanup(fn) {
-    const c = new Cleanup();
-    try {
-        return await fn(c);
-    } finally {
-        await c.run();
-    }
-}
+const withCleanup = (fn) => withBaseCleanup(fn, () => new Cleanup());
 
 // Runs `command args` to its end: { code, signal, stdout, stderr, ms }; killed after `ms`.
 function run(command, args, { env, ms = 20000 } = {}) {
@@ -372,21 +266,6 @@ test('shot --out in a directory this user may not write: an error naming the fil
         assert.deepEqual(readdirSync(out), []);
     }));
 
-// Whether this system lets us mount a tmpfs in a user and mount namespace of our own.
-function probeUnshare() {
-    const probe = mkdtempSync(path.join(tmpdir(), 'shuttle-unshare-probe-'));
-    try {
-        const r = spawnSync('unshare', ['-Urm', 'sh', '-c', 'mount -t tmpfs -o size=16k shuttle-probe "$0"', probe],
-            { encoding: 'utf8', timeout: 10000 });
-        if (r.error)
-            return `unshare cannot run: ${r.error.message}`;
-        if (r.status !== 0)
-            return `unshare -Urm with a tmpfs mount is not allowed here: ${(r.stderr || '').trim()}`;
-        return null;
-    } finally {
-        rmSync(probe, { recursive: true, force: true });
-    }
-}
 const noUnshare = probeUnshare();
 
 // /dev/full, a file whose every write fails with ENOSPC. A program that replaces its --out file by a
@@ -550,59 +429,8 @@ test('shot --out on a read-only filesystem: an error naming the file, nothing le
 // ---------------------------------------------------------------------------------------------
 // On a real (virtual) desktop: desk_shot's path on a full disk, and the X server killed
 
-const TEST_DESKTOP = fileURLToPath(new URL('../../scripts/test-desktop', import.meta.url));
-const DESKTOP_TOOLS = ['Xvfb', 'dbus-daemon', 'openbox', 'xprop', '/usr/libexec/at-spi-bus-launcher', '/usr/libexec/at-spi2-registryd'];
-
-function missingDesktopTools() {
-    const missing = DESKTOP_TOOLS.filter((t) =>
-        spawnSync('sh', ['-c', 'command -v "$0"', t], { stdio: 'ignore' }).status !== 0);
-    return missing.length ? `the test desktop needs ${missing.join(', ')}` : null;
-}
 const noDesktop = missingDesktopTools();
 
-// A private virtual desktop (scripts/test-desktop start), stopped by the cleanup: its directory,
-// the variables the programs need and the X server's pid. An X server killed with SIGKILL leaves its
-// lock file and socket behind (/tmp/.X<n>-lock, /tmp/.X11-unix/X<n>), and test-desktop takes a
-// display with either as in use, so the cleanup removes them too when they name our dead server.
-async function startDesktop(c) {
-    const dir = await new Promise((resolve, reject) =>
-        execFile(TEST_DESKTOP, ['start'], { timeout: 60000 }, (err, stdout, stderr) =>
-            err ? reject(new Error(`test-desktop start failed: ${stderr}`)) : resolve(stdout.trim())));
-    let display = null;
-    let xPid = null;
-    c.add(async () => {
-        await new Promise((resolve) => execFile(TEST_DESKTOP, ['stop', dir], { timeout: 60000 }, () => resolve()));
-        if (display === null || xPid === null || alive(xPid))
-            return;
-        const lock = `/tmp/.X${display}-lock`;
-        let owner = null;
-        try {
-            owner = Number(readFileSync(lock, 'utf8').trim());
-        } catch {
-            return;
-        }
-        if (owner === xPid) {
-            rmSync(lock, { force: true });
-            rmSync(`/tmp/.X11-unix/X${display}`, { force: true });
-        }
-    });
-    xPid = Number(readFileSync(path.join(dir, 'pids'), 'utf8').split('\n')[0]);
-    const sourced = spawnSync('bash', ['-c', 'source "$0/env" && env -0', dir], { encoding: 'utf8' });
-    const all = {};
-    for (const entry of sourced.stdout.split('\0')) {
-        const eq = entry.indexOf('=');
-        if (eq > 0)
-            all[entry.slice(0, eq)] = entry.slice(eq + 1);
-    }
-    const env = {};
-    for (const k of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR'])
-        env[k] = all[k];
-    display = /^:(\d+)$/.exec(env.DISPLAY ?? '')?.[1] ?? null;
-    return { dir, env, xPid };
-}
-
-// `shuttle daemon --backend linux` inside a namespace with a tmpfs of `size` on `mountDir`;
-// resolves once it listens. Its files are reached from here through /proc/PID/root.
 async function startDaemonOnTinyDisk(c, box, desktop, mountDir, size) {
     const script = `mount -t tmpfs -o size=${size} shuttle-faults "$FAULT_DIR" || exit 97\nexec "$@"`;
     const child = c.child(spawn('unshare', ['-Urm', 'sh', '-c', script, 'sh', SHUTTLE_BIN, 'daemon', '--backend', 'linux'],

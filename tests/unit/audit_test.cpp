@@ -1,5 +1,7 @@
 #include "core/engine/audit.h"
 
+#include "support/temp_dir.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -29,13 +31,6 @@ static_assert(!AuditName::valid("a-b"));
 
 class AuditTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        std::string tmpl = (fs::temp_directory_path() / "nd-audit-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-        m_dir = tmpl;
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
 
     std::vector<json> read_lines(const fs::path& path)
     {
@@ -46,7 +41,8 @@ protected:
         return out;
     }
 
-    fs::path m_dir;
+    nd_test::TempDir m_tmp{"nd-audit"};
+    fs::path m_dir = m_tmp.path;
 };
 
 AuditEntry full_entry()

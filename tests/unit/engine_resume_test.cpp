@@ -5,6 +5,7 @@
 #include "core/engine/engine.h"
 
 #include "backend/mock/mock_backend.h"
+#include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,9 +24,6 @@ class EngineResumeTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        std::string tmpl = (fs::temp_directory_path() / "nd-resume-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-        m_dir = tmpl;
         auto loaded = MockBackend::load(MockBackend::default_fixture_dir());
         ASSERT_TRUE(loaded.ok()) << loaded.error().text();
         mock = std::move(loaded).value();
@@ -40,7 +38,6 @@ protected:
     void TearDown() override
     {
         engine.reset();
-        fs::remove_all(m_dir);
     }
 
     std::vector<nlohmann::json> lines(std::string_view event)
@@ -57,7 +54,8 @@ protected:
 
     Session& session() { return *engine->live_session().value(); }
 
-    fs::path m_dir;
+    nd_test::TempDir m_tmp{"nd-resume"};
+    fs::path m_dir = m_tmp.path;
     std::unique_ptr<MockBackend> mock;
     AutoConsent consent;
     std::unique_ptr<AuditLog> audit;

@@ -6,6 +6,8 @@
 
 #include "core/whole_file.h"
 
+#include "support/temp_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -25,13 +27,7 @@ namespace fs = std::filesystem;
 
 class WholeFile : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        std::string tmpl = (fs::temp_directory_path() / "nd-whole-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { fs::remove_all(dir); }
+    nd_test::TempDir tmp{"nd-whole"};
     std::string read(const fs::path& path)
     {
         std::ifstream in(path, std::ios::binary);
@@ -40,7 +36,7 @@ protected:
         return s.str();
     }
     std::size_t entries() { return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator())); }
-    fs::path dir;
+    fs::path dir = tmp.path;
 };
 
 TEST_F(WholeFile, WritesAndReplacesPrivately)
