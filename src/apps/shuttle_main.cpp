@@ -61,10 +61,15 @@ $XDG_CONFIG_HOME/loomhand/shuttle/config.toml (docs/config.md).
 
 int run_daemon(const std::vector<std::string>& args)
 {
-    // The daemon answers each call on a thread of its own: with glibc's default of a malloc arena
-    // per core times eight, a long run's small allocations spread over many arenas and hold freed
-    // memory, so RSS wanders up over a long run (scripts/bench-load). Two arenas keep it flat.
+    // The daemon answers each call on a thread of its own. glibc's defaults suit neither: a malloc
+    // arena per core times eight spreads a long run's small allocations over many arenas that hold
+    // freed memory (RSS wanders up), and its sliding trim and mmap thresholds hand large reads'
+    // buffers back to the kernel and fault them in again call after call (RSS swings by a megabyte
+    // either way, and every call pays the faults). Two arenas, a heap kept up to 16 MiB and buffers
+    // under 4 MiB from the heap keep RSS flat and the calls faster (docs/benchmarks.md, "Load and soak").
     ::mallopt(M_ARENA_MAX, 2);
+    ::mallopt(M_TRIM_THRESHOLD, 16 * 1024 * 1024);
+    ::mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
     nd_backend::BackendOptions backend_options;
     std::string socket;
     std::optional<nd_mcp::ControlFds> control;

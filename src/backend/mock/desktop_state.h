@@ -55,8 +55,9 @@ struct DesktopState {
 
     nd_core::Point pointer{0, 0};
     // What was sent, for tests to read back: at least the latest MAX_LOG events of each, at most
-    // twice that (a long-running mock daemon acts without end; its memory must not grow with it).
-    static constexpr std::size_t MAX_LOG = 4096;
+    // twice that (a long-running mock daemon acts without end; its memory must not grow with it, and
+    // at most about 0.5 MB goes to these logs).
+    static constexpr std::size_t MAX_LOG = 1024;
     std::vector<SyntheticEvent> synthetic_log;
     std::vector<SemanticEvent> semantic_log;
     template <typename Event>
