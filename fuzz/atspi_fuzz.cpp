@@ -37,9 +37,12 @@ void require_cut(const std::string& s, std::size_t cap)
 void require_ref(const ObjectRef& ref)
 {
     // A key made of what an app sent either parses back to the same reference or not at all.
-    if (const auto back = parse_key(ref.key()))
-        require(*back == ref);
-    if (const auto child = parse_child_key(child_key(ref, 3, 4)); child && parse_key(ref.key()))
+    const auto back = parse_key(ref.key());
+    if (!back)
+        return;
+    require(*back == ref);
+    const auto child = parse_child_key(child_key(ref, 3, 4));
+    if (child)
         require(child->container == ref && child->row == 3 && child->column == 4);
 }
 
@@ -146,8 +149,10 @@ int items(sd_bus_message* m)
         require(item != nullptr);
         for (const auto& parent : {ref, item->parent})
             if (const auto* kids = cache.children(parent))
-                for (const auto& kid : *kids)
-                    require(cache.find(kid) != nullptr && cache.find(kid)->parent == parent);
+                for (const auto& kid : *kids) {
+                    const auto* listed = cache.find(kid);
+                    require(listed != nullptr && listed->parent == parent);
+                }
     }
     return 1;
 }
