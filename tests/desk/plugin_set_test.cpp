@@ -120,6 +120,8 @@ TEST_F(PluginSetTest, EachBadFileIsRefusedNamingTheFileAndTheField)
         {"26.json", resource_with("uri", "docs://taken"), "resources[0].uri: docs://taken is already a resource of "},
         {"27.json", resource_with("mime", ""), "resources[0].mime: must name a MIME type"},
         {"28.json", resource_without("uri"), "resources[0].uri: missing"},
+        // Found by plugin_fuzz: a number no double holds threw past the parse-error handler.
+        {"29.json", "{\"name\": \"x_run\", \"bin\": 1e999}", "not valid JSON: number overflow parsing '1e999'"},
     };
     // The good files the bad ones must not take down: one before, one after them all.
     write("00.json", [&] {

@@ -1,6 +1,6 @@
 // Plugins through `shuttle mcp` and a real daemon, as an agent sees them (docs/plugins.md): a
 // tools.d beside config.toml with a plugin whose bin is a small shell runner of this test's own,
-// a plugin with a resource, and a bad file. The agent lists the plugin after script_run with
+// a plugin with a resource, and bad files. The agent lists the plugin after script_run with
 // script_run's schema, calls it with a path relative to its working directory, lists and reads the
 // resource; `shuttle plugins` says what loaded and what was refused.
 
@@ -34,6 +34,8 @@ function writePlugins(box) {
     }));
     writeFileSync(path.join(tools, '20-bad.json'), JSON.stringify({ name: 'bad_run', description: 'x', bin: 'relative/bin' }));
     writeFileSync(path.join(tools, '30-service.json'), JSON.stringify({ service: { name: 'later' } }));
+    // Valid JSON's grammar, but no double holds it: this once stopped the daemon at start.
+    writeFileSync(path.join(tools, '40-huge.json'), '{"name": "huge_run", "description": "x", "bin": "/bin/true", "n": 1e999}');
 }
 
 test('a plugin is listed after the built-in tools with script_run\'s schema, runs its own program, and serves its resource', () =>
@@ -77,9 +79,10 @@ test('a plugin is listed after the built-in tools with script_run\'s schema, run
         const summary = JSON.parse(listed.stdout);
         assert.deepEqual(summary.loaded.map((p) => p.name), ['flow_run']);
         // A file with a "service" key is read with the services' schema (docs/services.md).
-        assert.deepEqual(summary.refused.map((r) => path.basename(r.file)), ['20-bad.json', '30-service.json']);
+        assert.deepEqual(summary.refused.map((r) => path.basename(r.file)), ['20-bad.json', '30-service.json', '40-huge.json']);
         assert.match(summary.refused[0].reason, /^bin: /);
         assert.match(summary.refused[1].reason, /^bin: missing \(a service has service, bin, tools and optionally args\)/);
+        assert.equal(summary.refused[2].reason, "not valid JSON: number overflow parsing '1e999'");
         assert.equal(summary.on, true);
     }));
 

@@ -134,6 +134,7 @@ TEST_F(FixtureDir, BadFixturesNameTheFileAndTheProblem)
     };
     const std::vector<Case> cases = {
         {"{\"app\": ", "not valid JSON"},
+        {R"({"app": "T", "pid": 1e999, "windows": []})", "number overflow"},
         {"[]", "must be an object"},
         {R"({"app": "T", "pid": 1, "windows": []})", "non-empty array"},
         {R"({"app": "T", "pid": -1, "windows": []})", "pid"},

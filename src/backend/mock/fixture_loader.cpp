@@ -147,7 +147,8 @@ nd_core::Result<FixtureSet> load_fixture_dir(const std::string& dir)
                     throw TooDeep{};
                 return true;
             });
-        } catch (const json::parse_error& e) {
+        } catch (const json::exception& e) {
+            // A parse error, or a number no double holds (out_of_range.406, "1e999").
             return fail(name, std::string("not valid JSON: ") + e.what());
         } catch (const TooDeep&) {
             return fail(name, "elements nest deeper than 256 levels (the JSON more than " +

@@ -89,8 +89,9 @@ nd_core::Result<json> parse_json(const std::string& text)
 {
     try {
         return json::parse(text);
-    } catch (const json::parse_error& e) {
-        // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    } catch (const json::exception& e) {
+        // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 2: ...", or
+        // "[json.exception.out_of_range.406] number overflow parsing '1e999'" for a number no double holds.
         std::string what = e.what();
         if (const auto at = what.find("] "); at != std::string::npos)
             what = what.substr(at + 2);
