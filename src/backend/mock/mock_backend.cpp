@@ -36,20 +36,24 @@ MockBackend::~MockBackend() = default;
 
 nd_core::Result<std::unique_ptr<MockBackend>> MockBackend::load(const std::string& fixture_dir)
 {
-    auto set = TRY(load_fixture_dir(fixture_dir));
-    std::unique_ptr<MockBackend> backend(new MockBackend());
-    backend->m_state->windows = std::move(set.windows);
-    backend->m_state->fixture_files = std::move(set.files);
-    return backend;
+    return adopt(TRY(load_fixture_dir(fixture_dir)));
 }
 
 std::unique_ptr<MockBackend> MockBackend::from(const FixtureSet& set)
 {
-    std::unique_ptr<MockBackend> backend(new MockBackend());
-    backend->m_state->windows.reserve(set.windows.size());
+    FixtureSet copy;
+    copy.windows.reserve(set.windows.size());
     for (const auto& window : set.windows)
-        backend->m_state->windows.push_back(copy_window(window));
-    backend->m_state->fixture_files = set.files;
+        copy.windows.push_back(copy_window(window));
+    copy.files = set.files;
+    return adopt(std::move(copy));
+}
+
+std::unique_ptr<MockBackend> MockBackend::adopt(FixtureSet set)
+{
+    std::unique_ptr<MockBackend> backend(new MockBackend());
+    backend->m_state->windows = std::move(set.windows);
+    backend->m_state->fixture_files = std::move(set.files);
     return backend;
 }
 
