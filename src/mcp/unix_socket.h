@@ -18,8 +18,14 @@ std::size_t max_unix_path();
 
 // Makes missing parent directories (0700), replaces a stale socket file (one nobody listens on),
 // refuses a path where a daemon answers or where something other than a socket lies, then binds
-// and listens. Returns the listening descriptor (close-on-exec).
+// and listens. Returns the listening descriptor (close-on-exec). The check, the replacement and
+// the bind happen under a lock beside the socket (PATH.lock, 0600, left in place), so of daemons
+// started at one path in the same instant exactly one listens.
 nd_core::Result<int> listen_unix(const std::string& path, const std::optional<std::string>& socket_group = std::nullopt);
+
+// Closes a descriptor listen_unix gave and removes the socket file, unless (under the same lock)
+// another daemon already listens at the path.
+void unlisten_unix(int fd, const std::string& path);
 
 // Connects to the socket at path. invalid_arguments for a path no unix socket can have;
 // backend_unavailable when nothing answers, its message "PATH (REASON)" for the caller to say

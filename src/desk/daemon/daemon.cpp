@@ -92,10 +92,7 @@ Daemon::~Daemon()
         if (c.thread.joinable())
             c.thread.join();
     m_desk->set_confirm_provider(nullptr);
-    if (m_listen >= 0) {
-        ::close(m_listen);
-        ::unlink(m_options.endpoint.c_str());
-    }
+    nd_mcp::unlisten_unix(m_listen, m_options.endpoint);
     if (m_stop_fd >= 0)
         ::close(m_stop_fd);
 }

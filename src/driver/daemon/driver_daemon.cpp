@@ -73,10 +73,7 @@ nd_core::Result<std::unique_ptr<DriverDaemon>> DriverDaemon::open(
 DriverDaemon::~DriverDaemon()
 {
     reap(true);
-    if (m_listen >= 0) {
-        ::close(m_listen);
-        ::unlink(m_options.socket.c_str());
-    }
+    nd_mcp::unlisten_unix(m_listen, m_options.socket);
     if (m_stop >= 0)
         ::close(m_stop);
 }
