@@ -54,9 +54,11 @@ public:
         int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0 && errno == EACCES)
             fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0)
+        if (fd < 0) {
+            const int err = errno;
             return make_error(ErrorCode::backend_unavailable, "cannot open the socket's start lock " + path + ": " +
-                std::strerror(errno) + "; give the socket a path in a directory of your own");
+                std::strerror(err) + "; give the socket a path in a directory of your own");
+        }
         // Held only for a moment by a daemon starting or stopping; a holder past the deadline is
         // not one of ours doing its job.
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -161,7 +163,6 @@ void unlisten_unix(int fd, const std::string& path)
     if (lock.ok() && !someone_listens(address_of(path)))
         ::unlink(path.c_str());
 }
-
 
 nd_core::Result<int> connect_unix(const std::string& path)
 {

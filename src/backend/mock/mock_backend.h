@@ -101,7 +101,6 @@ private:
     MockBackend();
     static std::unique_ptr<MockBackend> adopt(FixtureSet); // the one step load and from share
 
-
     std::unique_ptr<DesktopState> m_state;
     std::unique_ptr<MockWindowSource> m_windows;
     std::unique_ptr<MockTreeReader> m_trees;
