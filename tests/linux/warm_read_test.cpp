@@ -97,7 +97,7 @@ protected:
             if (w.window_id == m_window["window_id"].get<std::int64_t>())
                 m_info = w;
         ASSERT_NE(m_info.window_id, 0);
-        ASSERT_TRUE(m_warm->read_window(m_info, LIMITS));
+        ASSERT_TRUE(m_warm->read_window(m_info, m_limits));
         std::this_thread::sleep_for(nd_linux::WarmTrees::LISTENER_SETTLE + std::chrono::milliseconds(100));
     }
 
@@ -105,11 +105,11 @@ protected:
     // read defers them; a warm one has read them already).
     nd_core::Result<nd_core::RawTree> read(nd_linux::AtspiTreeReader& reader)
     {
-        auto tree = TRY(reader.read_window(m_info, LIMITS));
+        auto tree = TRY(reader.read_window(m_info, m_limits));
         std::vector<std::int32_t> rows(tree.elements.size());
         for (std::size_t i = 0; i < rows.size(); ++i)
             rows[i] = static_cast<std::int32_t>(i);
-        TRY_VOID(reader.read_frames(m_info, tree.elements, rows, LIMITS.deadline, false));
+        TRY_VOID(reader.read_frames(m_info, tree.elements, rows, m_limits.deadline, false));
         return tree;
     }
 
@@ -150,8 +150,23 @@ protected:
     std::unique_ptr<nd_linux::AtspiBus> m_bus;
     std::unique_ptr<nd_linux::AtspiTreeReader> m_warm, m_cold;
     nd_core::WindowInfo m_info;
+    nd_core::ReadLimits m_limits = LIMITS;
     int m_warm_answers = 0, m_reads = 0;
 };
+
+// Reads the limits cut: each row they cut holds the first of its children, and the structure
+// check compares only those. Before, the live children the read had left out looked like an
+// unannounced change, and every read of a window bigger than its budget was cold.
+void expect_answered_warm(nd_linux::AtspiTreeReader& reader, const nd_core::WindowInfo& info,
+                          const nd_core::ReadLimits& limits)
+{
+    for (int i = 0; i < 3; ++i) {
+        auto tree = reader.read_window(info, limits);
+        ASSERT_TRUE(tree) << tree.error().message;
+        EXPECT_TRUE(tree->truncated);
+        EXPECT_TRUE(reader.last_read().warm) << "read " << i << ": " << reader.warm().stats().last_decline;
+    }
+}
 
 TEST_F(WarmReads, ChromiumChatPageStaysEqualToColdReadsThroughRandomActs)
 {
@@ -233,6 +248,36 @@ TEST_F(WarmReads, Gtk3WidgetFactoryStaysEqualToColdReadsThroughClicks)
         expect_warm_equals_cold("step " + std::to_string(step) + " (" + target.value("name", "") + ")");
     }
     std::printf("gtk3-widget-factory: %d of %d reads warm\n", m_warm_answers, m_reads);
+}
+
+TEST_F(WarmReads, ChromiumPageBiggerThanTheBudgetIsAnsweredWarmAndEqualsColdReads)
+{
+    open_page("dense.html", 4000); // about 12,000 objects against the budget's 5,000
+    expect_warm_equals_cold("first read");
+    expect_answered_warm(*m_warm, m_info, m_limits);
+    expect_warm_equals_cold("after the warm reads");
+}
+
+TEST_F(WarmReads, Gtk3WindowCutByTheBudgetOrTheDepthIsAnsweredWarmAndEqualsColdReads)
+{
+    m_limits.max_elements = 120; // of about 260
+    open_app({"gtk3-widget-factory"}, "gtk3-widget-factory", 200);
+    expect_warm_equals_cold("first read, budget cut");
+    expect_answered_warm(*m_warm, m_info, m_limits);
+    m_limits = LIMITS;
+    m_limits.max_depth = 6;
+    expect_warm_equals_cold("first read, depth cut");
+    expect_answered_warm(*m_warm, m_info, m_limits);
+    // A click still shows, warm or cold.
+    auto rows = fresh_rows();
+    json target;
+    for (const auto& row : rows["elements"])
+        if (row["role"] == "check_box" && has_state(row, "enabled") && has_state(row, "showing"))
+            target = row;
+    ASSERT_FALSE(target.is_null());
+    auto r = call("click", {{"element_token", target["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    expect_warm_equals_cold("after a click, depth cut");
 }
 
 // A GTK3 window of our own: a scrolled column of 40 buttons (widgets: they keep showing when

@@ -103,6 +103,9 @@ struct Element {
     std::int32_t depth = 0;
     std::int32_t child_count = 0;
     std::int32_t descendant_count = 0; // filled by the snapshot
+    // The read holds only the first child_count of this element's children: its limits (the
+    // element budget or the depth) cut the rest.
+    bool children_cut = false;
 
     // The backend's identity of this element (opaque; stable while the element lives).
     std::string key;

@@ -25,6 +25,7 @@ struct TreeWalk::Node {
     int pending_facts = 0;
     bool gone = false;
     bool secure = false;
+    bool cut = false;           // the limits kept some of its children out of the read
     bool visible_child = false; // one of the visible part of a container that manages its descendants
     nd_core::ManagedChildren managed;
     std::string stable_key; // for a visible child: where it sits (child_key), since its path changes
@@ -207,6 +208,7 @@ void TreeWalk::fetch_children(int index)
         return;
     if (n.depth + 1 > m_limits.max_depth) {
         m_truncated = true;
+        n.cut = true;
         return;
     }
     if (managed) {
@@ -291,8 +293,10 @@ void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool 
         if (kid.null() || m_seen.count(kid))
             continue; // a cycle or a duplicate would make the preorder infinite
         int child = add_node(kid, index, depth);
-        if (child < 0)
+        if (child < 0) {
+            m_nodes[static_cast<std::size_t>(index)]->cut = true;
             return;
+        }
         m_nodes[static_cast<std::size_t>(index)]->children.push_back(child);
         m_nodes[static_cast<std::size_t>(child)]->visible_child = visible_part;
         start(child);
@@ -384,6 +388,7 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.has_frame = n.has_frame;
     e.key = n.stable_key.empty() ? n.ref.key() : n.stable_key;
     e.managed = n.managed;
+    e.children_cut = n.cut;
     return e;
 }
 

@@ -414,6 +414,7 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
             now.parent = old.parent;
             now.depth = old.depth;
             now.child_count = old.child_count;
+            now.children_cut = old.children_cut;
             if (part[k] == 0 || (options.deferred_frames && !now.secure())) {
                 now.frame = old.frame; // read afresh after (refresh_frames)
                 now.has_frame = old.has_frame;

@@ -18,6 +18,11 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
     const auto& el = e.tree.elements;
     const auto ref = parse_key(el[static_cast<std::size_t>(row)].key);
     const auto& have = children[static_cast<std::size_t>(row)];
+    // A row the read's limits cut holds the first of its children: those are compared, and the
+    // rest, which a read with these limits leaves out too, are not.
+    const bool cut = el[static_cast<std::size_t>(row)].children_cut;
+    if (have.empty() && cut)
+        return;
     if (have.empty()) {
         batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
                   [&changed, row](const Reply& r) {
@@ -29,22 +34,27 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
     }
     // An app whose toolkit did not say is compared in order: a difference then makes the read cold.
     batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
-              [&changed, &have, &el, row, unordered = any_order(e.cold)](const Reply& r) {
+              [&changed, &have, &el, row, cut, unordered = any_order(e.cold)](const Reply& r) {
                   std::vector<ObjectRef> kids;
-                  if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() != have.size()) {
+                  if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() < have.size() ||
+                      (!cut && kids.size() != have.size())) {
                       changed.push_back(row);
                       return;
                   }
                   std::vector<std::string> live, read;
-                  for (std::size_t k = 0; k < kids.size(); ++k) {
+                  for (std::size_t k = 0; k < kids.size(); ++k)
                       live.push_back(kids[k].key());
-                      read.push_back(el[static_cast<std::size_t>(have[k])].key);
-                  }
+                  for (auto child : have)
+                      read.push_back(el[static_cast<std::size_t>(child)].key);
                   if (unordered) {
+                      // The children held are some of the live ones (all of them, when not cut).
                       std::sort(live.begin(), live.end());
                       std::sort(read.begin(), read.end());
+                      if (!std::includes(live.begin(), live.end(), read.begin(), read.end()))
+                          changed.push_back(row);
+                      return;
                   }
-                  if (live != read)
+                  if (!std::equal(read.begin(), read.end(), live.begin()))
                       changed.push_back(row);
               });
 }
@@ -55,7 +65,7 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     const auto n = el.size();
     // Which rows lie in a document (a web page's content: its engine announces every change), and
     // which hold one below them.
-    std::vector<char> trusted(n, 0), holds_document(n, 0);
+    std::vector<char> trusted(n, 0), holds_document(n, 0), holds_cut(n, 0);
     std::vector<std::vector<std::int32_t>> children(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto parent = el[i].parent;
@@ -68,6 +78,9 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
         const bool document = el[i].role == "document_web" || el[i].role == "document_frame";
         if ((document || holds_document[i]) && el[i].parent >= 0)
             holds_document[static_cast<std::size_t>(el[i].parent)] = 1;
+        holds_cut[i] = static_cast<char>(holds_cut[i] || el[i].children_cut);
+        if (holds_cut[i] && el[i].parent >= 0)
+            holds_cut[static_cast<std::size_t>(el[i].parent)] = 1;
     }
     for (std::size_t i = 0; i < n; ++i)
         if (!trusted[i] && !parse_key(el[i].key))
@@ -98,7 +111,9 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
         }
         // A part has descendants; its end is looked for only then (parent by parent, every row
         // would walk its whole subtree).
-        if (whole_parts && !holds_document[i] && !children[i].empty()) {
+        // A part the limits cut somewhere is compared parent by parent too: its app's whole
+        // preorder holds what the read left out.
+        if (whole_parts && !holds_document[i] && !holds_cut[i] && !children[i].empty()) {
             const std::int32_t end = subtree_end(el, row);
             parts.push_back({row, end, {}, false});
             i = static_cast<std::size_t>(end);
