@@ -60,6 +60,7 @@ struct DesktopState {
     static constexpr std::size_t MAX_LOG = 1024;
     std::vector<SyntheticEvent> synthetic_log;
     std::vector<SemanticEvent> semantic_log;
+    std::size_t chars_typed = 0; // every type_char sent since the logs were cleared, kept or not
     template <typename Event>
     static void append(std::vector<Event>& log, Event event)
     {

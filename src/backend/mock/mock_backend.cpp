@@ -175,11 +175,18 @@ std::vector<SemanticEvent> MockBackend::semantic_log() const
     return m_state->semantic_log;
 }
 
+std::size_t MockBackend::chars_typed() const
+{
+    std::lock_guard lock(m_state->mutex);
+    return m_state->chars_typed;
+}
+
 void MockBackend::clear_logs()
 {
     std::lock_guard lock(m_state->mutex);
     m_state->synthetic_log.clear();
     m_state->semantic_log.clear();
+    m_state->chars_typed = 0;
 }
 
 std::string MockBackend::clipboard_text() const

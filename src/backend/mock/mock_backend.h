@@ -76,6 +76,7 @@ public:
 
     std::vector<SyntheticEvent> synthetic_log() const;
     std::vector<SemanticEvent> semantic_log() const;
+    std::size_t chars_typed() const; // type_char events since clear_logs, beyond what the log keeps
     void clear_logs();
 
     std::string clipboard_text() const;

@@ -82,7 +82,11 @@ void click_at(DesktopState& state, nd_core::Point p)
     }
 }
 
-void log(DesktopState& state, SyntheticEvent event) { DesktopState::append(state.synthetic_log, std::move(event)); }
+void log(DesktopState& state, SyntheticEvent event)
+{
+    state.chars_typed += event.kind == SyntheticEvent::Kind::type_char;
+    DesktopState::append(state.synthetic_log, std::move(event));
+}
 
 } // namespace
 
