@@ -1,16 +1,14 @@
 #include "mcp/unix_socket.h"
 
+#include "core/file_lock.h"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <grp.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <thread>
-#include <utility>
 #include <unistd.h>
 
 namespace nd_mcp {
@@ -46,47 +44,17 @@ bool someone_listens(const sockaddr_un& addr)
 // whether a socket file is stale, replace it and listen, and while they close and remove theirs: so
 // two daemons started in the same instant cannot both bind (each removing the other's file), and a
 // daemon that stops cannot remove the socket of one started after it.
-class StartLock {
-public:
-    static nd_core::Result<StartLock> take(const std::string& socket_path)
-    {
-        const std::string path = socket_path + ".lock";
-        int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0 && errno == EACCES)
-            fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0) {
-            const int err = errno;
-            return make_error(ErrorCode::backend_unavailable, "cannot open the socket's start lock " + path + ": " +
-                std::strerror(err) + "; give the socket a path in a directory of your own");
-        }
-        // Held only for a moment by a daemon starting or stopping; a holder past the deadline is
-        // not one of ours doing its job.
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-        while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() >= deadline) {
-                const int err = errno;
-                ::close(fd);
-                return make_error(ErrorCode::backend_unavailable, "cannot take the socket's start lock " + path + ": " +
-                    (err == EWOULDBLOCK ? std::string("another program has held it for over 5 s") : std::strerror(err)));
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        return StartLock(fd);
-    }
-    StartLock(StartLock&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-    StartLock(const StartLock&) = delete;
-    StartLock& operator=(const StartLock&) = delete;
-    StartLock& operator=(StartLock&&) = delete;
-    ~StartLock()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd); // releases the lock
-    }
-
-private:
-    explicit StartLock(int fd) : m_fd(fd) {}
-    int m_fd = -1;
-};
+nd_core::Result<nd_core::FileLock> take_start_lock(const std::string& socket_path)
+{
+    // Held only for a moment by a daemon starting or stopping; a holder past 5 s is not one of
+    // ours doing its job.
+    const std::string path = socket_path + ".lock";
+    return nd_core::FileLock::take(path,
+        {.what = "the socket's start lock",
+         .busy = "cannot take the socket's start lock " + path + ": another program has held it for over 5 s",
+         .open_hint = "; give the socket a path in a directory of your own"},
+        std::chrono::seconds(5));
+}
 
 sockaddr_un address_of(const std::string& path)
 {
@@ -112,7 +80,7 @@ nd_core::Result<int> listen_unix(const std::string& path, const std::optional<st
     if (path.front() == '/')
         TRY_VOID(make_parents(path));
     sockaddr_un addr = address_of(path);
-    const StartLock lock = TRY(StartLock::take(path));
+    const auto lock = TRY(take_start_lock(path));
 
     struct stat st{};
     if (::lstat(path.c_str(), &st) == 0) {
@@ -156,7 +124,7 @@ void unlisten_unix(int fd, const std::string& path)
 {
     if (fd < 0)
         return;
-    auto lock = StartLock::take(path);
+    auto lock = take_start_lock(path);
     ::close(fd);
     // Ours is closed, so a daemon that answers at the path is another one, started after the file
     // was last ours: its socket stays. Without the lock, leave the file: the next start replaces it.

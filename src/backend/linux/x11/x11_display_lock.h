@@ -7,6 +7,7 @@
 // $XDG_RUNTIME_DIR/nish-driver/takeover-<display>.lock (else /tmp/nish-driver-<uid>/...), which
 // the kernel releases when the process dies; a second one is refused until the first lets go.
 
+#include "core/file_lock.h"
 #include "core/result.h"
 
 #include <string>
@@ -15,12 +16,6 @@ namespace nd_linux {
 
 class DisplayLock {
 public:
-    DisplayLock() = default;
-    ~DisplayLock() { release(); }
-    DisplayLock(DisplayLock&&) noexcept;
-    DisplayLock& operator=(DisplayLock&&) noexcept;
-    DisplayLock(const DisplayLock&) = delete;
-    DisplayLock& operator=(const DisplayLock&) = delete;
 
     // Takes the lock of `display_name` (empty: $DISPLAY) without waiting. Errors:
     // backend_unavailable "another driver holds the takeover on this display", or the lock file
@@ -30,11 +25,11 @@ public:
     // The lock file of a display: the directory is made private (0700) on the way.
     static std::string path_for(const std::string& display_name);
 
-    bool held() const { return m_fd >= 0; }
-    void release();
+    bool held() const { return m_lock.held(); }
+    void release() { m_lock.release(); }
 
 private:
-    int m_fd = -1;
+    nd_core::FileLock m_lock; // nd_core's file lock: the kernel lets go when the process dies
 };
 
 } // namespace nd_linux
