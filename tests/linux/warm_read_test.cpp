@@ -280,6 +280,55 @@ TEST_F(WarmReads, Gtk3WindowCutByTheBudgetOrTheDepthIsAnsweredWarmAndEqualsColdR
     expect_warm_equals_cold("after a click, depth cut");
 }
 
+// A read that changed nothing answers `unchanged` to a caller holding its tree's version, and the
+// whole tree to any other; a change makes a new version, and the tree read then equals a cold one.
+TEST_F(WarmReads, AnUnchangedWindowIsAnsweredUnchangedToTheHolderOfItsVersion)
+{
+    open_app({"gtk3-widget-factory"}, "gtk3-widget-factory", 200);
+    nd_core::RawTree held;
+    for (int i = 0; i < 3 && !m_warm->last_read().warm; ++i) {
+        auto tree = m_warm->read_window(m_info, m_limits);
+        ASSERT_TRUE(tree) << tree.error().message;
+        held = std::move(*tree);
+    }
+    ASSERT_TRUE(m_warm->last_read().warm) << m_warm->warm().stats().last_decline;
+    ASSERT_NE(held.version, 0u);
+    ASSERT_FALSE(held.unchanged);
+
+    auto limits = m_limits;
+    limits.held_version = held.version;
+    auto same = m_warm->read_window(m_info, limits);
+    ASSERT_TRUE(same) << same.error().message;
+    EXPECT_TRUE(same->unchanged);
+    EXPECT_EQ(same->version, held.version);
+    EXPECT_TRUE(same->elements.empty());
+    EXPECT_EQ(m_warm->last_read().elements, held.elements.size());
+
+    limits.held_version = held.version + 1000; // not what the reader has
+    auto whole = m_warm->read_window(m_info, limits);
+    ASSERT_TRUE(whole);
+    EXPECT_FALSE(whole->unchanged);
+    EXPECT_EQ(whole->version, held.version);
+    EXPECT_EQ(difference(*whole, held), "");
+
+    // A click changes a state: a new version, answered whole to the holder of the old one.
+    auto rows = fresh_rows();
+    json target;
+    for (const auto& row : rows["elements"])
+        if (row["role"] == "check_box" && has_state(row, "enabled") && has_state(row, "showing"))
+            target = row;
+    ASSERT_FALSE(target.is_null());
+    auto r = call("click", {{"element_token", target["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    limits.held_version = held.version;
+    auto after = m_warm->read_window(m_info, limits);
+    ASSERT_TRUE(after) << after.error().message;
+    EXPECT_FALSE(after->unchanged);
+    EXPECT_NE(after->version, held.version);
+    expect_warm_equals_cold("after the click");
+}
+
 // A GTK3 window of our own: a scrolled column of 40 buttons (widgets: they keep showing when
 // scrolled out of view) beside a scrolled tree view of 60 rows (cells: they show while they lie in
 // the view's visible part, and nothing announces it).

@@ -24,12 +24,20 @@ struct ReadLimits {
     std::int32_t max_depth = 200;
     std::chrono::milliseconds deadline{3000};
     FrameMode frames = FrameMode::all;
+    // The version of this window's tree the caller holds from an earlier answer (RawTree::version),
+    // 0 when none: a reader that still has that very tree may answer `unchanged` instead of it.
+    std::uint64_t held_version = 0;
 };
 
 struct RawTree {
     std::vector<Element> elements; // preorder, parent < own index, [0] the window's root
     bool truncated = false;        // cut by the limits
     bool frames_deferred = false;  // frames were left out (FrameMode::deferred) and may be read later
+    // The reader's version of this tree: one version is one tree, element for element; 0 when the
+    // reader keeps no versions.
+    std::uint64_t version = 0;
+    // The tree is still the one of ReadLimits::held_version: `elements` is left empty.
+    bool unchanged = false;
 };
 
 class TreeReader {

@@ -28,6 +28,7 @@ SnapshotPtr SnapshotStore::commit(const WindowInfo& window, RawTree raw, std::in
     snap->structure_hash = finish_tree(snap->elements);
     humanize_names(snap->elements); // names are no structure: the hash is the same either way
     snap->read_at_ms = now_ms;
+    snap->backend_version = raw.version;
 
     auto it = m_latest.find(window.window_id);
     const bool must_refresh = m_windows_to_refresh.erase(window.window_id) > 0;
@@ -50,6 +51,14 @@ SnapshotPtr SnapshotStore::latest(std::int64_t window_id) const
 {
     auto it = m_latest.find(window_id);
     return it == m_latest.end() ? nullptr : it->second;
+}
+
+SnapshotPtr SnapshotStore::reusable(const WindowInfo& window) const
+{
+    auto snap = latest(window.window_id);
+    if (!snap || snap->backend_version == 0 || m_windows_to_refresh.count(window.window_id) || !(snap->window == window))
+        return nullptr;
+    return snap;
 }
 
 SnapshotStore::Lookup SnapshotStore::find(std::string_view id, SnapshotPtr& out) const

@@ -21,6 +21,9 @@ class SnapshotStore {
 public:
     SnapshotPtr commit(const WindowInfo&, RawTree, std::int64_t now_ms);
     SnapshotPtr latest(std::int64_t window_id) const;
+    // The latest snapshot of `window` when a read may answer with it again: its backend keeps
+    // versions, the window's facts are the same, and nothing asked for a fresh one (invalidate_all).
+    SnapshotPtr reusable(const WindowInfo& window) const;
 
     enum class Lookup : std::uint8_t { current, superseded, unknown };
     // The current snapshot with this id, if the id is current.

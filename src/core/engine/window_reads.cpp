@@ -11,7 +11,16 @@ Result<SnapshotPtr> read_into(Backend& backend, SnapshotStore& store, const Wind
     if (!trees)
         return make_error(ErrorCode::backend_unavailable, "the backend reads no trees");
     ReadLimits limits{WHOLE_WINDOW_MAX_ELEMENTS, WHOLE_WINDOW_MAX_DEPTH, deadline, FrameMode::deferred};
+    // An unchanged window is answered with the snapshot already made of it: no copy, no hash.
+    const SnapshotPtr held = store.reusable(window);
+    if (held)
+        limits.held_version = held->backend_version;
     auto raw = TRY(trees->read_window(window, limits));
+    if (raw.unchanged) {
+        if (held && raw.version == held->backend_version)
+            return held;
+        return make_error(ErrorCode::internal_error, "the backend answered unchanged for a tree this read does not hold");
+    }
     if (raw.elements.empty())
         return make_error(ErrorCode::element_not_found, "window " + std::to_string(window.window_id) + " has no tree");
     // Toolkits often leave the frame's accessible name empty; the window's title names it then.

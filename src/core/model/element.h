@@ -70,6 +70,8 @@ struct WindowInfo {
         bool operator==(const Extents&) const = default;
     };
     Extents decor;
+
+    bool operator==(const WindowInfo&) const = default;
 };
 
 // A container whose children the toolkit makes on demand (AT-SPI's manages-descendants state: a
@@ -86,6 +88,8 @@ struct ManagedChildren {
     std::int32_t last_row = -1;
     std::int32_t first_column = 0;
     std::int32_t last_column = -1;
+
+    bool operator==(const ManagedChildren&) const = default;
 };
 
 struct Element {
@@ -115,6 +119,8 @@ struct Element {
     bool is(State s) const { return (states & s) != 0; }
     // Secure fields are never read, typed into or shown (policy.h decides from role and states).
     bool secure() const;
+
+    bool operator==(const Element&) const = default;
 };
 
 } // namespace nd_core

@@ -25,6 +25,7 @@ struct Snapshot {
     bool frames_deferred = false;   // frames not read yet except the root's and secure fields' (Engine::with_frames)
     std::uint64_t structure_hash = 0;
     std::int64_t read_at_ms = 0;
+    std::uint64_t backend_version = 0; // RawTree::version of the read it was made from
 
     std::int32_t size() const { return static_cast<std::int32_t>(elements.size()); }
 };

@@ -20,7 +20,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
         return make_error(ErrorCode::invalid_arguments, "read limits must be positive");
     Deadline deadline = deadline_in(limits.deadline);
     if (auto warm = m_warm.read(window, limits, deadline)) {
-        m_last.elements = warm->elements.size();
+        m_last.elements = warm->unchanged ? m_warm.elements_of(window.window_id) : warm->elements.size();
         m_last.warm = true;
         return std::move(*warm);
     }

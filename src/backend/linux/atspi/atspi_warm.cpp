@@ -179,6 +179,7 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     }
     // Every frame a view reads is in: none is left for later.
     e.tree.frames_deferred = false;
+    new_version(e);
     tree = e.tree;
 }
 
@@ -219,14 +220,17 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     const AppChanges changes = std::exchange(e.pending, {});
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
+    m_refetch_changed = false;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
     m_stats.apply_us = lap();
     if (!check_structure(e, deadline))
         return decline(window_id, m_why);
     m_stats.check_us = lap();
+    // Walked again (a structural change, announced or found by the check), or facts that differ.
+    bool changed = m_stats.rewalked > 0 || m_refetch_changed;
     std::vector<std::int32_t> moved;
-    if (!refresh_frames(e, deadline, &moved))
+    if (!refresh_frames(e, deadline, &moved, &changed))
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
@@ -234,6 +238,15 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     e.tree.frames_deferred = false; // every frame a view reads is in (refresh_frames)
     e.last_used = Clock::now();
     ++m_stats.warm;
+    if (changed || !moved.empty())
+        new_version(e);
+    else if (limits.held_version == e.version) {
+        nd_core::RawTree same;
+        same.version = e.version;
+        same.unchanged = true;
+        same.truncated = e.tree.truncated;
+        return same;
+    }
     return e.tree;
 }
 
@@ -419,6 +432,7 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
                 now.frame = old.frame; // read afresh after (refresh_frames)
                 now.has_frame = old.has_frame;
             }
+            m_refetch_changed = m_refetch_changed || !(old == now); // an event need not mean a change
             old = std::move(now);
             ++m_stats.refetched;
         }
@@ -433,14 +447,20 @@ void WarmTrees::learn_action_names(std::int64_t window_id, const std::vector<nd_
     if (it == m_entries.end())
         return;
     auto& kept = it->second.tree.elements;
+    bool learned = false;
     for (auto row : rows) {
         const auto at = static_cast<std::size_t>(row);
         if (row < 0 || at >= elements.size() || at >= kept.size() || kept[at].key != elements[at].key)
             continue;
         const auto& x = elements[at];
-        if (!x.actions.empty() && std::none_of(x.actions.begin(), x.actions.end(), [](const auto& a) { return a.empty(); }))
+        if (!x.actions.empty() && kept[at].actions != x.actions &&
+            std::none_of(x.actions.begin(), x.actions.end(), [](const auto& a) { return a.empty(); })) {
             kept[at].actions = x.actions;
+            learned = true;
+        }
     }
+    if (learned)
+        new_version(it->second);
 }
 
 } // namespace nd_linux

@@ -77,7 +77,9 @@ public:
     bool enabled() const { return m_enabled; }
 
     // The warm answer for `window`, or nullopt: read cold, then remember().
-    // Windows without an X identity (window_id 0) are always read cold.
+    // Windows without an X identity (window_id 0) are always read cold. A read that changed
+    // nothing, asked by a caller that holds this tree's version (ReadLimits::held_version),
+    // answers `unchanged` and no copy of it.
     std::optional<nd_core::RawTree> read(const nd_core::WindowInfo&, const nd_core::ReadLimits&, Deadline);
     // Before a cold walk of `app`: events from now on count for the next read.
     void before_cold(const std::string& app);
@@ -85,6 +87,11 @@ public:
     // (and the kept copy): the places the next warm read tells a scroll by.
     void remember(const nd_core::WindowInfo&, const ColdRead&, nd_core::RawTree& tree, Deadline);
     void forget(std::int64_t window_id) { m_entries.erase(window_id); }
+    std::size_t elements_of(std::int64_t window_id) const
+    {
+        auto it = m_entries.find(window_id);
+        return it == m_entries.end() ? 0 : it->second.tree.elements.size();
+    }
 
     // Action names read one by one for a view (Chromium leaves them empty in GetActions) go into
     // the kept tree, so that they outlive a read while their object does not change: a warm read
@@ -106,7 +113,14 @@ private:
         // The app's Collection answered otherwise than its GetChildren for an unchanged part:
         // its structure is checked parent by parent.
         bool parts_by_parent = false;
+        // Its tree's version (RawTree::version): a new one whenever a read changed the tree.
+        std::uint64_t version = 0;
     };
+    void new_version(Entry& e)
+    {
+        e.version = ++m_versions;
+        e.tree.version = e.version;
+    }
 
     bool ensure_events();
     bool fail(std::string why)
@@ -131,8 +145,8 @@ private:
     bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
     // Reads the frames a read returns afresh (the root's, secure fields', and in deferred mode the
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
-    // the window's.
-    bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved);
+    // the window's. `changed` is set when any frame differs from the one kept.
+    bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved, bool* changed = nullptr);
     // Reads the rows that moved again (whether they show follows their place), and the hidden rows
     // beside and below them (which may have come into view); many moved rows are a scroll, which
     // may have brought rows never placed into view: then the read is cold.
@@ -148,6 +162,8 @@ private:
                                    std::vector<std::int32_t>& changed);
 
     AtspiBus& m_bus;
+    std::uint64_t m_versions = 0;
+    bool m_refetch_changed = false; // the last refetch found an element's facts changed
     std::unique_ptr<AtspiEvents> m_events;
     std::uint64_t m_events_generation = 0; // the bus generation m_events listens on
     Clock::time_point m_events_opened{};

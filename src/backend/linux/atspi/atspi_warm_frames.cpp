@@ -8,7 +8,7 @@
 
 namespace nd_linux {
 
-bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved)
+bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved, bool* changed)
 {
     auto& el = e.tree.elements;
     const auto& options = e.cold.options;
@@ -28,6 +28,8 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
         if (ask) {
             asks.push_back({static_cast<std::int32_t>(i)});
         } else {
+            if (changed && x.has_frame)
+                *changed = true;
             x.has_frame = false;
             x.frame = {};
         }
@@ -59,6 +61,8 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
              offset(ask.frame.y, new_root.y) != offset(x.frame.y, old_root.y) || ask.frame.w != x.frame.w ||
              ask.frame.h != x.frame.h))
             moved->push_back(ask.row);
+        if (changed && (x.has_frame != ask.ok || (ask.ok && !(x.frame == ask.frame))))
+            *changed = true;
         x.has_frame = ask.ok;
         x.frame = ask.ok ? ask.frame : nd_core::Frame{};
     }
