@@ -16,7 +16,6 @@ namespace nd_linux {
 
 class DisplayLock {
 public:
-
     // Takes the lock of `display_name` (empty: $DISPLAY) without waiting. Errors:
     // backend_unavailable "another driver holds the takeover on this display", or the lock file
     // could not be made (its path and errno in the message).
