@@ -147,6 +147,19 @@ protected:
 
     json fresh_rows() { return read_all(m_window); }
 
+    // Clicks (headless, through the driver) the last enabled check box that shows.
+    void click_a_showing_check_box()
+    {
+        auto rows = fresh_rows();
+        json target;
+        for (const auto& row : rows["elements"])
+            if (row["role"] == "check_box" && has_state(row, "enabled") && has_state(row, "showing"))
+                target = row;
+        ASSERT_FALSE(target.is_null());
+        auto r = call("click", {{"element_token", target["element_token"]}});
+        ASSERT_FALSE(r.is_error) << r.text;
+    }
+
     std::unique_ptr<nd_linux::AtspiBus> m_bus;
     std::unique_ptr<nd_linux::AtspiTreeReader> m_warm, m_cold;
     nd_core::WindowInfo m_info;
@@ -269,14 +282,7 @@ TEST_F(WarmReads, Gtk3WindowCutByTheBudgetOrTheDepthIsAnsweredWarmAndEqualsColdR
     expect_warm_equals_cold("first read, depth cut");
     expect_answered_warm(*m_warm, m_info, m_limits);
     // A click still shows, warm or cold.
-    auto rows = fresh_rows();
-    json target;
-    for (const auto& row : rows["elements"])
-        if (row["role"] == "check_box" && has_state(row, "enabled") && has_state(row, "showing"))
-            target = row;
-    ASSERT_FALSE(target.is_null());
-    auto r = call("click", {{"element_token", target["element_token"]}});
-    ASSERT_FALSE(r.is_error) << r.text;
+    ASSERT_NO_FATAL_FAILURE(click_a_showing_check_box());
     expect_warm_equals_cold("after a click, depth cut");
 }
 
@@ -312,14 +318,7 @@ TEST_F(WarmReads, AnUnchangedWindowIsAnsweredUnchangedToTheHolderOfItsVersion)
     EXPECT_EQ(difference(*whole, held), "");
 
     // A click changes a state: a new version, answered whole to the holder of the old one.
-    auto rows = fresh_rows();
-    json target;
-    for (const auto& row : rows["elements"])
-        if (row["role"] == "check_box" && has_state(row, "enabled") && has_state(row, "showing"))
-            target = row;
-    ASSERT_FALSE(target.is_null());
-    auto r = call("click", {{"element_token", target["element_token"]}});
-    ASSERT_FALSE(r.is_error) << r.text;
+    ASSERT_NO_FATAL_FAILURE(click_a_showing_check_box());
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     limits.held_version = held.version;
     auto after = m_warm->read_window(m_info, limits);
