@@ -220,7 +220,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     const AppChanges changes = std::exchange(e.pending, {});
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
-    m_refetch_changed = false;
+    m_stats.differed = 0;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
     m_stats.apply_us = lap();
@@ -228,7 +228,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         return decline(window_id, m_why);
     m_stats.check_us = lap();
     // Walked again (a structural change, announced or found by the check), or facts that differ.
-    bool changed = m_stats.rewalked > 0 || m_refetch_changed;
+    bool changed = m_stats.rewalked > 0 || m_stats.differed > 0;
     std::vector<std::int32_t> moved;
     if (!refresh_frames(e, deadline, &moved, &changed))
         return decline(window_id, "the frames could not be read");
@@ -432,7 +432,7 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
                 now.frame = old.frame; // read afresh after (refresh_frames)
                 now.has_frame = old.has_frame;
             }
-            m_refetch_changed = m_refetch_changed || !(old == now); // an event need not mean a change
+            m_stats.differed += !(old == now); // an event need not mean a change
             old = std::move(now);
             ++m_stats.refetched;
         }

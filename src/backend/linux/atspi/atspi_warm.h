@@ -47,6 +47,7 @@ struct WarmStats {
     std::size_t declined = 0;     // reads that fell back to cold
     std::size_t rewalked = 0;     // subtrees re-walked by the last warm read
     std::size_t refetched = 0;    // objects whose facts the last warm read asked again
+    std::size_t differed = 0;     // of those, objects whose facts were not the ones kept
     std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
     std::size_t framed = 0;       // frames the last warm read asked afresh
     // Where the last warm read's time went, in microseconds: the ping, applying the events, the
@@ -163,7 +164,6 @@ private:
 
     AtspiBus& m_bus;
     std::uint64_t m_versions = 0;
-    bool m_refetch_changed = false; // the last refetch found an element's facts changed
     std::unique_ptr<AtspiEvents> m_events;
     std::uint64_t m_events_generation = 0; // the bus generation m_events listens on
     Clock::time_point m_events_opened{};
