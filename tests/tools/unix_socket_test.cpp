@@ -3,10 +3,11 @@
 
 #include "mcp/unix_socket.h"
 
+#include "support/temp_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <sys/stat.h>
@@ -18,14 +19,6 @@ namespace {
 
 class UnixSocketTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/nish-unix-socket-XXXXXX";
-        ASSERT_NE(::mkdtemp(tmpl), nullptr);
-        m_dir = tmpl;
-        m_path = m_dir + "/run/daemon.sock";
-    }
-    void TearDown() override { std::filesystem::remove_all(m_dir); }
 
     bool answers() const
     {
@@ -36,8 +29,9 @@ protected:
         return true;
     }
 
-    std::string m_dir;
-    std::string m_path;
+    nd_test::TempDir m_tmp{"nish-unix-socket"};
+    std::string m_dir = m_tmp.path;
+    std::string m_path = m_dir + "/run/daemon.sock";
 };
 
 TEST_F(UnixSocketTest, OfDaemonsStartedAtOnceExactlyOneListens)
