@@ -216,15 +216,18 @@ const whole = (window_id) => ({ window_id, max_elements: 5000, max_depth: 200 })
 
 // Waits until Chromium's tree holds the page whole (the script-built lists are in it): two reads in
 // a row with the same element count above `min`.
+// A whole read, or null when it passed its deadline: while Chromium builds a big page's objects on
+// first contact, a read may.
+const readOrLate = (d, window_id) => d.call('get_window_state', whole(window_id)).catch((err) => {
+    if (!/timed_out|app_not_responding/.test(err.message))
+        throw err;
+    return null;
+});
+
 async function settle(d, window_id, min) {
     let last = -1;
     for (let i = 0; i < 60; i++) {
-        // While Chromium builds a big page's objects on first contact, a read may pass its deadline.
-        const r = await d.call('get_window_state', whole(window_id)).catch((err) => {
-            if (!/timed_out|app_not_responding/.test(err.message))
-                throw err;
-            return null;
-        });
+        const r = await readOrLate(d, window_id);
         if (!r) {
             last = -1;
             await sleep(500);
@@ -247,10 +250,7 @@ async function firstContact(chrome, title, min) {
     try {
         const wid = await sessionOn(first, chrome.pid, title);
         const t0 = process.hrtime.bigint();
-        await first.call('get_window_state', whole(wid)).catch((err) => {
-            if (!/timed_out|app_not_responding/.test(err.message))
-                throw err;
-        });
+        await readOrLate(first, wid);
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         await settle(first, wid, min);
         return ms;
