@@ -159,6 +159,54 @@ TEST_F(LinuxDriver, Gtk3ToggleButtonAndCheckButton)
     EXPECT_EQ(press.s["effect"], "confirmed") << press.text;
 }
 
+// A repeat read of an unchanged window answers with the bytes rendered for it before
+// (nd_core::ViewCache), and the first read after a change renders afresh and shows the change.
+TEST_F(LinuxDriver, Gtk3RepeatReadsAnswerWithTheirRenderingUntilTheWindowChanges)
+{
+    AppProcess app({"gtk3-widget-factory"});
+    auto window = start_app(app, "widget");
+    const json whole = {{"window_id", window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}};
+    auto hits = [this] { return engine->session()->views.hits(); };
+    // Warm reads start once the app knows of the event listeners (docs/linux-atspi.md), and the
+    // factory's spinner may change a fact now and then: read until a read is answered from the
+    // rendering of the one before.
+    Reply last;
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            const auto before = hits();
+            last = call("get_window_state", whole);
+            return !last.is_error && hits() > before;
+        },
+        std::chrono::seconds(15)))
+        << "no repeat read was answered from its rendering";
+
+    auto check = find(last.s, "check_box", "checkbutton");
+    ASSERT_FALSE(check.is_null());
+    const bool was = has_state(check, "checked");
+    auto r = call("click", {{"element_token", check["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    const auto before = hits();
+    auto after = call("get_window_state", whole);
+    ASSERT_FALSE(after.is_error) << after.text;
+    EXPECT_EQ(hits(), before) << "the read after a change was answered with an old rendering";
+    const auto& row = after.s["elements"][check["element_index"].get<std::size_t>()];
+    EXPECT_EQ(row["name"], "checkbutton");
+    EXPECT_NE(has_state(row, "checked"), was) << after.text;
+
+    // A skeleton and a whole read of one snapshot are kept side by side.
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            auto sk = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+            auto all = call("get_window_state", whole);
+            const auto before_pair = hits();
+            auto sk2 = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+            auto all2 = call("get_window_state", whole);
+            return hits() == before_pair + 2 && sk2.text == sk.text && all2.text == all.text &&
+                   sk2.s["view"] == "skeleton" && all2.s["view"] == "full";
+        },
+        std::chrono::seconds(15)));
+}
+
 TEST_F(LinuxDriver, Gtk3SetValueReadsBack)
 {
     AppProcess app({"gtk3-widget-factory"});

@@ -6,6 +6,7 @@
 #include "core/backend/synthetic_input.h"
 #include "core/model/policy.h"
 #include "core/engine/snapshot_store.h"
+#include "core/model/view_cache.h"
 
 #include <deque>
 #include <optional>
@@ -42,6 +43,7 @@ struct Session {
     SessionEnd end = SessionEnd::none;
 
     SnapshotStore snapshots;
+    ViewCache views; // the latest renderings of get_window_state
     // Where the driver last put the pointer, or where it was when the takeover began or resumed.
     std::optional<Point> pointer_anchor;
     // A window-scoped virtual cursor (headless move_cursor), in screen coordinates.

@@ -31,40 +31,32 @@ nd_core::Result<Target> resolve(ToolEnv& env, const Args& args)
     return Target{snap, 0, std::nullopt};
 }
 
-nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
+nd_core::ViewRequest view_request(const Args& args, std::int32_t root, bool skeleton)
 {
-    auto t = TRY(resolve(env, args));
-    const bool skeleton = args.boolean("skeleton").value_or(false);
     nd_core::ViewRequest req;
     req.kind = skeleton ? nd_core::ViewKind::skeleton : nd_core::ViewKind::full;
-    req.root = t.root;
+    req.root = root;
     req.max_elements = static_cast<std::int32_t>(args.integer("max_elements").value_or(
         skeleton ? nd_core::SKELETON_DEFAULT_MAX_ELEMENTS : nd_core::FULL_DEFAULT_MAX_ELEMENTS));
     if (skeleton)
         req.max_elements = std::min(req.max_elements, nd_core::SKELETON_MAX_ELEMENTS);
     req.max_depth = static_cast<std::int32_t>(args.integer("max_depth").value_or(
         skeleton ? nd_core::SKELETON_DEFAULT_MAX_DEPTH : nd_core::FULL_DEFAULT_MAX_DEPTH));
-    auto view = nd_core::project(*t.snapshot, req);
-    // Frames are read for the rows this view returns only, and action names for those of a full
-    // view (a skeleton shows none).
-    std::vector<std::int32_t> rows;
-    rows.reserve(view.rows.size());
-    for (const auto& row : view.rows)
-        rows.push_back(row.index);
-    const auto framed = TRY(env.engine.with_frames(t.snapshot, rows, !skeleton));
-    const auto& snap = *framed;
+    return req;
+}
 
-    ToolOutput out;
-    out.structured.reserve(view.rows.size() * 260 + 512);
-    nd_core::JsonWriter w(out.structured);
-    w.begin_object();
+// The answer's fields, into an object the caller opened. `snap` holds every frame and action
+// name the view shows.
+void write_view(nd_core::JsonWriter& w, const nd_core::Snapshot& snap, const nd_core::View& view,
+    const nd_core::ViewRequest& req, const std::optional<std::string>& root_token)
+{
     w.field("ok", true);
     w.key("window").raw(window_json(snap.window).dump());
     w.field("snapshot_id", snap.id);
-    w.field("view", skeleton ? "skeleton" : "full");
+    w.field("view", req.kind == nd_core::ViewKind::skeleton ? "skeleton" : "full");
     w.key("root");
-    if (t.root_token)
-        w.string(*t.root_token);
+    if (root_token)
+        w.string(*root_token);
     else
         w.null();
     w.field("element_count", static_cast<std::int64_t>(view.rows.size()));
@@ -75,15 +67,59 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
     w.field("max_depth", req.max_depth);
     w.key("elements");
     nd_core::write_rows_json(w, snap, view);
-    if (args.boolean("include_screenshot").value_or(false))
-        write_screenshot(w, env, snap, out);
-    w.end_object();
+}
 
-    out.text = "window " + std::to_string(snap.window.window_id) + " pid " + std::to_string(snap.window.pid)
+std::string text_of(const nd_core::Snapshot& snap, const nd_core::View& view, const nd_core::ViewRequest& req)
+{
+    const bool skeleton = req.kind == nd_core::ViewKind::skeleton;
+    std::string text = "window " + std::to_string(snap.window.window_id) + " pid " + std::to_string(snap.window.pid)
         + " snapshot " + snap.id + (skeleton ? " skeleton: " : ": ") + std::to_string(view.rows.size()) + " of "
         + std::to_string(snap.size()) + " elements" + (view.truncated ? " (truncated)" : "")
         + (snap.budget_truncated ? " (window over the read budget)" : "") + "\n";
-    out.text += nd_core::view_text(snap, view);
+    text += nd_core::view_text(snap, view);
+    return text;
+}
+
+nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
+{
+    auto t = TRY(resolve(env, args));
+    const bool skeleton = args.boolean("skeleton").value_or(false);
+    const auto req = view_request(args, t.root, skeleton);
+    const bool screenshot = args.boolean("include_screenshot").value_or(false);
+    // A repeat read of an unchanged window: the same snapshot object, the same view, the same bytes
+    // (nd_core::ViewCache). A screenshot is taken afresh every time.
+    nd_core::RenderKey key{t.snapshot, req, t.root_token.value_or("")};
+    if (!screenshot)
+        if (auto cached = env.session->views.find(key)) {
+            ToolOutput out;
+            out.structured = cached->structured;
+            out.text = cached->text;
+            return out;
+        }
+
+    auto view = nd_core::project(*t.snapshot, req);
+    // Frames are read for the rows this view returns only, and action names for those of a full
+    // view (a skeleton shows none).
+    std::vector<std::int32_t> rows;
+    rows.reserve(view.rows.size());
+    for (const auto& row : view.rows)
+        rows.push_back(row.index);
+    const auto framed = TRY(env.engine.with_frames(t.snapshot, rows, !skeleton));
+
+    ToolOutput out;
+    out.structured.reserve(view.rows.size() * 260 + 512);
+    nd_core::JsonWriter w(out.structured);
+    w.begin_object();
+    write_view(w, *framed, view, req, t.root_token);
+    if (screenshot)
+        write_screenshot(w, env, *framed, out);
+    w.end_object();
+    out.text = text_of(*framed, view, req);
+    // Only a snapshot that lacked nothing for this view renders the same way again: frames read
+    // for it now would be read afresh the next time.
+    if (!screenshot && framed == t.snapshot)
+        env.session->views.put(std::move(key), std::make_shared<const nd_core::Rendering>(
+                                                   nd_core::Rendering{out.structured, out.text}));
     return out;
 }
 
