@@ -119,3 +119,37 @@ TEST(ViewCache, AWindowsNewSnapshotLetsItsOldOnesGo)
 }
 
 } // namespace
+
+namespace {
+
+TEST(ViewCache, PriorIsTheSameViewOfTheWindowsSnapshotBefore)
+{
+    ViewCache cache;
+    auto before = snapshot(7, "s1");
+    cache.put({before, full(), ""}, rendering("before"));
+    cache.put({before, skeleton(), ""}, rendering("before skeleton"));
+    cache.put({snapshot(8, "s1"), full(), ""}, rendering("another window"));
+
+    // Facts changed: a new snapshot object (with the same id, or a new one for a structural change).
+    auto after = std::make_shared<Snapshot>(*before);
+    after->elements[1].name = "changed";
+    const SnapshotPtr now = after;
+    auto p = cache.prior({now, full(), ""});
+    ASSERT_NE(p.rendering, nullptr);
+    EXPECT_EQ(p.snapshot, before);
+    EXPECT_EQ(p.rendering->text, "before");
+    EXPECT_EQ(cache.prior({now, skeleton(), ""}).rendering->text, "before skeleton");
+    EXPECT_EQ(cache.hits(), 0u) << "a prior is not an answer";
+
+    EXPECT_EQ(cache.prior({snapshot(7, "s2"), full(), ""}).rendering->text, "before");
+
+    // Not a prior: the very same object (that is a hit), another view, another window.
+    EXPECT_EQ(cache.prior({before, full(), ""}).rendering, nullptr);
+    auto rooted = full();
+    rooted.root = 1;
+    EXPECT_EQ(cache.prior({now, rooted, "s1:1"}).rendering, nullptr);
+    EXPECT_EQ(cache.prior({snapshot(9, "s1"), full(), ""}).rendering, nullptr);
+    EXPECT_EQ(cache.prior({nullptr, full(), ""}).rendering, nullptr);
+}
+
+} // namespace

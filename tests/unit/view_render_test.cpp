@@ -365,3 +365,151 @@ TEST(RowsJson, ManagedContainersCarryTheirSizeAndOnlyThey)
     // What the backend did not learn is left out, not invented.
     EXPECT_EQ(rows.at(6).at("managed"), nlohmann::json::object());
 }
+
+// Rendering again from an earlier rendering: the rows that did not change are copied (with the
+// token of the snapshot now), the others rendered, and the bytes are those of a rendering from
+// scratch.
+namespace {
+
+struct Rendered {
+    std::string json, text;
+    RenderedRows rows;
+};
+
+Rendered render_with(const Snapshot& s, const View& v, const PriorRendering* prior = nullptr)
+{
+    Rendered r;
+    JsonWriter w(r.json);
+    w.begin_object();
+    w.key("elements");
+    write_rows_json(w, s, v, prior, &r.rows);
+    w.end_object();
+    r.text = "header\n";
+    append_view_text(r.text, s, v, prior, &r.rows);
+    return r;
+}
+
+PriorRendering prior_of(const Snapshot& s, const Rendered& r) { return {&s, r.json, r.text, &r.rows}; }
+
+// A prior whose every row reads as a marker after its token: a row copied from it shows the marker.
+Rendered markers(const View& v)
+{
+    Rendered r;
+    r.rows.rows = v.rows;
+    r.json = "[";
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+        const auto begin = r.json.size();
+        r.json += "{\"element_index\":-1,\"element_token\":\"old\"";
+        const auto tail = r.json.size();
+        r.json += ",\"copied\":" + std::to_string(i) + "}";
+        r.rows.json.push_back({static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(tail),
+            static_cast<std::uint32_t>(r.json.size())});
+        r.json += ",";
+        const auto line = r.text.size();
+        r.text += "copied " + std::to_string(i) + "\n";
+        r.rows.text.emplace_back(static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(r.text.size()));
+    }
+    return r;
+}
+
+} // namespace
+
+TEST(RenderAgain, TheSpansNoteWhereEachRowLies)
+{
+    const auto s = sample();
+    for (const auto& req : {ViewRequest{}, skeleton_request()}) {
+        const auto v = project(s, req);
+        const auto r = render_with(s, v);
+        ASSERT_EQ(r.rows.json.size(), v.rows.size());
+        ASSERT_EQ(r.rows.text.size(), v.rows.size());
+        const auto all = nlohmann::json::parse(r.json).at("elements");
+        for (std::size_t i = 0; i < v.rows.size(); ++i) {
+            const auto span = r.rows.json[i];
+            EXPECT_EQ(nlohmann::json::parse(r.json.substr(span.begin, span.end - span.begin)), all[i]) << i;
+            EXPECT_EQ(r.json.substr(span.tail, 8), ",\"role\":") << i;
+            const auto [tb, te] = r.rows.text[i];
+            EXPECT_EQ(r.text.substr(tb, te - tb), view_text(s, View{v.kind, v.root, {v.rows[i]}, false})) << i;
+        }
+    }
+}
+
+TEST(RenderAgain, OnlyRowsThatChangedAreRenderedAndTheBytesAreTheSameAsFromScratch)
+{
+    const auto before = sample();
+    auto after = sample(); // the same id: same structure, some facts changed
+    after.elements[3].states &= ~STATE_CHECKED;
+    after.elements[5].value = "Grace";
+    after.elements[7].frame = {1, 2, 3, 4};
+    after.elements[7].has_frame = true;
+    const auto v = project(after, ViewRequest{});
+    const auto was = render_with(before, project(before, ViewRequest{}));
+    const auto prior = prior_of(before, was);
+    const auto again = render_with(after, v, &prior);
+    const auto fresh = render_with(after, v);
+    EXPECT_EQ(again.json, fresh.json);
+    EXPECT_EQ(again.text, fresh.text);
+    EXPECT_EQ(again.rows.json, fresh.rows.json);
+    EXPECT_EQ(again.rows.text, fresh.rows.text);
+
+    // Which rows were copied: those of a prior made of markers.
+    const auto marked = markers(v);
+    const auto from_markers = prior_of(before, marked);
+    const auto mixed = render_with(after, v, &from_markers);
+    const auto rows = nlohmann::json::parse(mixed.json).at("elements");
+    ASSERT_EQ(rows.size(), v.rows.size());
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+        const bool changed = v.rows[i].index == 3 || v.rows[i].index == 5 || v.rows[i].index == 7;
+        EXPECT_EQ(rows[i].contains("copied"), !changed) << rows[i].dump();
+        EXPECT_EQ(rows[i]["element_index"], v.rows[i].index);
+        EXPECT_EQ(rows[i]["element_token"], "s5:" + std::to_string(v.rows[i].index));
+        const auto [tb, te] = mixed.rows.text[i];
+        EXPECT_EQ(mixed.text.substr(tb, te - tb).starts_with("copied"), !changed) << i;
+    }
+    // The password row is copied as the bytes it was: redacted then, redacted now.
+    EXPECT_EQ(fresh.json.find(SECRET), std::string::npos);
+}
+
+TEST(RenderAgain, ANewSnapshotIdGivesCopiedRowsTheirNewTokens)
+{
+    // A structural change elsewhere gave the window a new id: every token changed, and the rows
+    // whose facts did not are copied with their new tokens.
+    const auto before = sample("s5");
+    auto after = sample("s6");
+    after.elements[2].name = "Say \"bye\"";
+    const auto v = project(after, ViewRequest{});
+    const auto was = render_with(before, project(before, ViewRequest{}));
+    const auto prior = prior_of(before, was);
+    const auto again = render_with(after, v, &prior);
+    const auto fresh = render_with(after, v);
+    EXPECT_EQ(again.json, fresh.json);
+    EXPECT_EQ(again.text, fresh.text);
+    EXPECT_EQ(again.rows.json, fresh.rows.json);
+    EXPECT_EQ(again.json.find("\"s5:"), std::string::npos);
+}
+
+TEST(RenderAgain, NothingIsCopiedForARowThatMoved)
+{
+    // The same elements, but a view whose rows differ (another depth): nothing is copied.
+    const auto s = sample("s5");
+    auto shallow = ViewRequest{};
+    shallow.max_depth = 1;
+    const auto narrow = project(s, shallow);
+    auto moved = markers(narrow);
+    for (auto& row : moved.rows.rows)
+        ++row.depth;
+    const auto from_moved = prior_of(s, moved);
+    const auto r = render_with(s, narrow, &from_moved);
+    EXPECT_EQ(r.json.find("copied"), std::string::npos);
+    EXPECT_EQ(r.text.find("copied"), std::string::npos);
+    EXPECT_EQ(r.json, render_with(s, narrow).json);
+
+    // A prior of fewer rows than the view: the rows past its end are rendered.
+    auto few = markers(narrow);
+    few.rows.rows.resize(1);
+    few.rows.json.resize(1);
+    few.rows.text.resize(1);
+    const auto from_few = prior_of(s, few);
+    const auto rows = nlohmann::json::parse(render_with(s, narrow, &from_few).json).at("elements");
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        EXPECT_EQ(rows[i].contains("copied"), i == 0) << rows[i].dump();
+}

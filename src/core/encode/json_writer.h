@@ -27,6 +27,8 @@ public:
     JsonWriter& null();
     // Inserts an already-serialized JSON value.
     JsonWriter& raw(std::string_view json);
+    // Bytes written so far into the output (with what it held before).
+    std::size_t size() const { return m_out.size(); }
 
     // Shorthands for a key and its value.
     JsonWriter& field(std::string_view k, std::string_view v) { return key(k).string(v); }

@@ -6,12 +6,15 @@ namespace nd_core {
 
 namespace {
 
-bool same(const RenderKey& a, const RenderKey& b)
+// The same view asked for, of whatever snapshot.
+bool same_view(const RenderKey& a, const RenderKey& b)
 {
-    return a.snapshot == b.snapshot && a.request.kind == b.request.kind && a.request.root == b.request.root &&
+    return a.request.kind == b.request.kind && a.request.root == b.request.root &&
            a.request.max_elements == b.request.max_elements && a.request.max_depth == b.request.max_depth &&
            a.root_token == b.root_token;
 }
+
+bool same(const RenderKey& a, const RenderKey& b) { return a.snapshot == b.snapshot && same_view(a, b); }
 
 } // namespace
 
@@ -24,6 +27,19 @@ RenderingPtr ViewCache::find(const RenderKey& key)
         return nullptr;
     ++m_hits;
     return it->rendering;
+}
+
+ViewCache::Prior ViewCache::prior(const RenderKey& key) const
+{
+    if (!key.snapshot)
+        return {};
+    for (const auto& e : m_entries) {
+        const auto& before = *e.key.snapshot;
+        if (e.key.snapshot != key.snapshot && before.window.window_id == key.snapshot->window.window_id &&
+            same_view(e.key, key))
+            return {e.key.snapshot, e.rendering};
+    }
+    return {};
 }
 
 void ViewCache::put(RenderKey key, RenderingPtr rendering)

@@ -6,9 +6,12 @@
 // answers with the bytes it rendered then, instead of rendering thousands of rows again. An entry
 // holds its snapshot, so the identity it is found by cannot be taken by another snapshot; the
 // cache keeps a few entries (a session that reads a skeleton, drills down and reads the whole
-// window again keeps all three) and forgets the oldest.
+// window again keeps all three) and forgets the oldest. A window that changed has a new snapshot:
+// its view is rendered again, copying the rows that did not change from the rendering of the
+// snapshot before (prior(); view_render.h).
 
 #include "core/model/snapshot.h"
+#include "core/model/view_render.h"
 #include "core/model/views.h"
 
 #include <cstddef>
@@ -23,6 +26,7 @@ namespace nd_core {
 struct Rendering {
     std::string structured; // the tool's structuredContent, JSON
     std::string text;       // the text the model reads
+    RenderedRows rows;      // where each row lies in both
 };
 
 using RenderingPtr = std::shared_ptr<const Rendering>;
@@ -41,6 +45,13 @@ public:
 
     // The rendering made for the same snapshot object and the same view, or null.
     RenderingPtr find(const RenderKey&);
+    // The rendering of the same view of the window's snapshot before this one: what a new
+    // rendering may copy rows from. Empty when there is none.
+    struct Prior {
+        SnapshotPtr snapshot;
+        RenderingPtr rendering;
+    };
+    Prior prior(const RenderKey&) const;
     void put(RenderKey, RenderingPtr);
     std::size_t size() const { return m_entries.size(); }
     // How many finds were answered (tests and benchmarks tell a repeat read by it).

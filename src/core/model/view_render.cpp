@@ -127,16 +127,24 @@ void text_field(JsonWriter& w, std::string_view key, std::string_view text, std:
         w.field(key, cut_text(text, max_chars));
 }
 
+// A row's object begins with its index and token: what the snapshot's id alone changes.
 // `token` is scratch space, reused row after row: a window of thousands of rows allocates once.
-void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& row, std::string& token)
+void write_row_head(JsonWriter& w, const Snapshot& s, const ViewRow& row, std::string& token)
 {
-    const auto& e = s.elements[row.index];
     w.begin_object();
     w.field("element_index", row.index);
     token.assign(s.id);
     token.push_back(':');
     append_int(token, row.index);
     w.field("element_token", token);
+}
+
+// Returns where the row's tail (what follows its token) begins in the writer's output.
+std::size_t write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& row, std::string& token)
+{
+    const auto& e = s.elements[row.index];
+    write_row_head(w, s, row, token);
+    const auto tail = w.size();
     w.field("role", e.role);
     if (v.kind == ViewKind::skeleton) {
         text_field(w, "label", e.name, LABEL_MAX_CHARS);
@@ -169,6 +177,7 @@ void write_row(JsonWriter& w, const Snapshot& s, const View& v, const ViewRow& r
     write_managed(w, e.managed);
     write_frame(w, e);
     w.end_object();
+    return tail;
 }
 
 void append_state_words(std::string& out, const Element& e)
@@ -194,56 +203,139 @@ void append_state_words(std::string& out, const Element& e)
         out.push_back(')');
 }
 
+// One row's text line.
+void append_line(std::string& out, const Snapshot& s, const View& v, const ViewRow& row)
+{
+    const auto& e = s.elements[row.index];
+    out.append(static_cast<std::size_t>(row.depth) * 2, ' ');
+    out.push_back('[');
+    append_int(out, row.index);
+    out.append("] ");
+    out.append(e.role);
+    out.push_back(' ');
+    if (v.kind == ViewKind::skeleton) {
+        append_quoted_cut(out, e.name, LABEL_MAX_CHARS);
+        out.append(" children=");
+        append_int(out, e.child_count);
+        out.append(" descendants=");
+        append_int(out, e.descendant_count);
+        if (row.fold_count > 0) {
+            // One line for a run of alike siblings: how many, and where the run ends.
+            out.append(" alike=");
+            append_int(out, row.fold_count);
+            out.append(" to [");
+            append_int(out, row.fold_last);
+            out.push_back(']');
+        }
+        append_managed(out, e.managed);
+    } else {
+        append_quoted_cut(out, e.name, NAME_MAX_CHARS);
+        if (!e.secure() && !e.value.empty()) {
+            out.append(" = ");
+            append_quoted_cut(out, e.value, VALUE_MAX_CHARS);
+        }
+        append_state_words(out, e);
+        append_managed(out, e.managed);
+    }
+    out.push_back('\n');
+}
+
+// Which rows of an earlier rendering render to the same bytes now, but for the token: the same row
+// at the same place of the view, of an element equal in every fact.
+class PriorRows {
+public:
+    PriorRows(const PriorRendering* prior, const Snapshot& now)
+        : m_prior(prior && prior->snapshot && prior->rows ? prior : nullptr), m_now(now)
+    {
+    }
+
+    bool same(std::size_t i, const ViewRow& row) const
+    {
+        if (!m_prior || i >= m_prior->rows->rows.size() || !(m_prior->rows->rows[i] == row))
+            return false;
+        const auto at = static_cast<std::size_t>(row.index);
+        const auto& before = m_prior->snapshot->elements;
+        return at < before.size() && at < m_now.elements.size() && before[at] == m_now.elements[at];
+    }
+
+    static std::string_view bytes(std::string_view all, std::pair<std::uint32_t, std::uint32_t> span)
+    {
+        return all.substr(span.first, span.second - span.first);
+    }
+
+    static std::string_view tail(std::string_view all, const RowSpan& span)
+    {
+        return all.substr(span.tail, span.end - span.tail);
+    }
+
+private:
+    const PriorRendering* m_prior;
+    const Snapshot& m_now;
+};
+
 } // namespace
 
-void write_rows_json(JsonWriter& w, const Snapshot& s, const View& v)
+void write_rows_json(JsonWriter& w, const Snapshot& s, const View& v, const PriorRendering* prior, RenderedRows* record)
 {
+    const PriorRows from(prior, s);
     std::string token;
+    std::string copy;
+    if (record) {
+        record->rows = v.rows;
+        record->json.clear();
+        record->json.reserve(v.rows.size());
+    }
     w.begin_array();
-    for (const auto& row : v.rows)
-        write_row(w, s, v, row, token);
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+        const auto& row = v.rows[i];
+        // Each row after the first starts with the separator the writer puts before it.
+        const auto begin = w.size() + (i > 0 ? 1 : 0);
+        std::size_t tail = 0;
+        if (from.same(i, row) && i < prior->rows->json.size()) {
+            // The head afresh (the id may be new), the tail as it was.
+            copy.clear();
+            JsonWriter head(copy);
+            write_row_head(head, s, row, token);
+            tail = begin + copy.size();
+            copy.append(PriorRows::tail(prior->json, prior->rows->json[i]));
+            w.raw(copy);
+        } else {
+            tail = write_row(w, s, v, row, token);
+        }
+        if (record)
+            record->json.push_back({static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(tail),
+                static_cast<std::uint32_t>(w.size())});
+    }
     w.end_array();
 }
 
 std::string view_text(const Snapshot& s, const View& v)
 {
     std::string out;
-    out.reserve(v.rows.size() * 48);
-    for (const auto& row : v.rows) {
-        const auto& e = s.elements[row.index];
-        out.append(static_cast<std::size_t>(row.depth) * 2, ' ');
-        out.push_back('[');
-        append_int(out, row.index);
-        out.append("] ");
-        out.append(e.role);
-        out.push_back(' ');
-        if (v.kind == ViewKind::skeleton) {
-            append_quoted_cut(out, e.name, LABEL_MAX_CHARS);
-            out.append(" children=");
-            append_int(out, e.child_count);
-            out.append(" descendants=");
-            append_int(out, e.descendant_count);
-            if (row.fold_count > 0) {
-                // One line for a run of alike siblings: how many, and where the run ends.
-                out.append(" alike=");
-                append_int(out, row.fold_count);
-                out.append(" to [");
-                append_int(out, row.fold_last);
-                out.push_back(']');
-            }
-            append_managed(out, e.managed);
-        } else {
-            append_quoted_cut(out, e.name, NAME_MAX_CHARS);
-            if (!e.secure() && !e.value.empty()) {
-                out.append(" = ");
-                append_quoted_cut(out, e.value, VALUE_MAX_CHARS);
-            }
-            append_state_words(out, e);
-            append_managed(out, e.managed);
-        }
-        out.push_back('\n');
-    }
+    append_view_text(out, s, v);
     return out;
+}
+
+void append_view_text(std::string& out, const Snapshot& s, const View& v, const PriorRendering* prior,
+    RenderedRows* record)
+{
+    const PriorRows from(prior, s);
+    if (record) {
+        record->rows = v.rows;
+        record->text.clear();
+        record->text.reserve(v.rows.size());
+    }
+    out.reserve(out.size() + v.rows.size() * 48);
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+        const auto& row = v.rows[i];
+        const auto begin = out.size();
+        if (from.same(i, row) && i < prior->rows->text.size())
+            out.append(PriorRows::bytes(prior->text, prior->rows->text[i]));
+        else
+            append_line(out, s, v, row);
+        if (record)
+            record->text.emplace_back(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size()));
+    }
 }
 
 } // namespace nd_core

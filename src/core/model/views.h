@@ -38,6 +38,8 @@ struct ViewRow {
     // and the element_index of the run's last one. The row is the run's first element.
     std::int32_t fold_count = 0;
     std::int32_t fold_last = -1;
+
+    bool operator==(const ViewRow&) const = default;
 };
 
 struct View {

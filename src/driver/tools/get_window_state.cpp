@@ -48,7 +48,8 @@ nd_core::ViewRequest view_request(const Args& args, std::int32_t root, bool skel
 // The answer's fields, into an object the caller opened. `snap` holds every frame and action
 // name the view shows.
 void write_view(nd_core::JsonWriter& w, const nd_core::Snapshot& snap, const nd_core::View& view,
-    const nd_core::ViewRequest& req, const std::optional<std::string>& root_token)
+    const nd_core::ViewRequest& req, const std::optional<std::string>& root_token, const nd_core::PriorRendering* prior,
+    nd_core::RenderedRows& rows)
 {
     w.field("ok", true);
     w.key("window").raw(window_json(snap.window).dump());
@@ -66,17 +67,18 @@ void write_view(nd_core::JsonWriter& w, const nd_core::Snapshot& snap, const nd_
     w.field("max_elements", req.max_elements);
     w.field("max_depth", req.max_depth);
     w.key("elements");
-    nd_core::write_rows_json(w, snap, view);
+    nd_core::write_rows_json(w, snap, view, prior, &rows);
 }
 
-std::string text_of(const nd_core::Snapshot& snap, const nd_core::View& view, const nd_core::ViewRequest& req)
+std::string text_of(const nd_core::Snapshot& snap, const nd_core::View& view, const nd_core::ViewRequest& req,
+    const nd_core::PriorRendering* prior, nd_core::RenderedRows& rows)
 {
     const bool skeleton = req.kind == nd_core::ViewKind::skeleton;
     std::string text = "window " + std::to_string(snap.window.window_id) + " pid " + std::to_string(snap.window.pid)
         + " snapshot " + snap.id + (skeleton ? " skeleton: " : ": ") + std::to_string(view.rows.size()) + " of "
         + std::to_string(snap.size()) + " elements" + (view.truncated ? " (truncated)" : "")
         + (snap.budget_truncated ? " (window over the read budget)" : "") + "\n";
-    text += nd_core::view_text(snap, view);
+    nd_core::append_view_text(text, snap, view, prior, &rows);
     return text;
 }
 
@@ -106,20 +108,28 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
         rows.push_back(row.index);
     const auto framed = TRY(env.engine.with_frames(t.snapshot, rows, !skeleton));
 
+    // A window that changed since its last rendering: the rows that did not change are copied from
+    // that rendering (nd_core::ViewCache::prior).
+    const auto before = env.session->views.prior(key);
+    nd_core::PriorRendering prior;
+    if (before.rendering)
+        prior = {before.snapshot.get(), before.rendering->structured, before.rendering->text, &before.rendering->rows};
+    nd_core::RenderedRows spans;
+
     ToolOutput out;
     out.structured.reserve(view.rows.size() * 260 + 512);
     nd_core::JsonWriter w(out.structured);
     w.begin_object();
-    write_view(w, *framed, view, req, t.root_token);
+    write_view(w, *framed, view, req, t.root_token, &prior, spans);
     if (screenshot)
         write_screenshot(w, env, *framed, out);
     w.end_object();
-    out.text = text_of(*framed, view, req);
+    out.text = text_of(*framed, view, req, &prior, spans);
     // Only a snapshot that lacked nothing for this view renders the same way again: frames read
     // for it now would be read afresh the next time.
     if (!screenshot && framed == t.snapshot)
         env.session->views.put(std::move(key), std::make_shared<const nd_core::Rendering>(
-                                                   nd_core::Rendering{out.structured, out.text}));
+                                                   nd_core::Rendering{out.structured, out.text, std::move(spans)}));
     return out;
 }
 
