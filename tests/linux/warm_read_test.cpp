@@ -201,12 +201,12 @@ void expect_second_read_warm_at_once(nd_linux::AtspiBus& bus, const nd_core::Win
         EXPECT_TRUE(reader.read_frames(info, tree->elements, rows, limits.deadline, false));
         return std::move(*tree);
     };
-    // The cold read begins as the event connection opens: without the ping, the next read would
-    // be cold however long the first took (its start is what counts).
+    const auto start = Clock::now();
     whole(fresh);
     EXPECT_FALSE(fresh.last_read().warm);
     auto second = whole(fresh);
     EXPECT_TRUE(fresh.last_read().warm) << fresh.warm().stats().last_decline;
+    EXPECT_LT(Clock::now() - start, nd_linux::WarmTrees::LISTENER_SETTLE);
     EXPECT_EQ(difference(second, whole(cold)), "");
     act();
     for (int attempt = 0; attempt < 3; ++attempt) {
