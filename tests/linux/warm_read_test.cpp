@@ -8,7 +8,6 @@
 #include "x11_test_support.h"
 
 #include <filesystem>
-#include <functional>
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -180,46 +179,6 @@ void expect_answered_warm(nd_linux::AtspiTreeReader& reader, const nd_core::Wind
         EXPECT_TRUE(tree->truncated);
         EXPECT_TRUE(reader.last_read().warm) << "read " << i << ": " << reader.warm().stats().last_decline;
     }
-}
-
-// A reader that has never listened: its first read of the window is cold and opens its event
-// connection. For a toolkit that handles its messages in order (GTK3's bridge, Chromium), a ping
-// proves the app knows of the listeners, and the very next read is warm, with no second of
-// waiting; after a click it still equals a cold read.
-void expect_second_read_warm_at_once(nd_linux::AtspiBus& bus, const nd_core::WindowInfo& info,
-    const nd_core::ReadLimits& limits, nd_linux::AtspiTreeReader& cold, const std::function<void()>& act)
-{
-    nd_linux::AtspiTreeReader fresh(bus);
-    auto whole = [&](nd_linux::AtspiTreeReader& reader) {
-        auto tree = reader.read_window(info, limits);
-        EXPECT_TRUE(tree) << tree.error().message;
-        if (!tree)
-            return nd_core::RawTree{};
-        std::vector<std::int32_t> rows(tree->elements.size());
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            rows[i] = static_cast<std::int32_t>(i);
-        EXPECT_TRUE(reader.read_frames(info, tree->elements, rows, limits.deadline, false));
-        return std::move(*tree);
-    };
-    const auto start = Clock::now();
-    whole(fresh);
-    EXPECT_FALSE(fresh.last_read().warm);
-    auto second = whole(fresh);
-    EXPECT_TRUE(fresh.last_read().warm) << fresh.warm().stats().last_decline;
-    EXPECT_LT(Clock::now() - start, nd_linux::WarmTrees::LISTENER_SETTLE);
-    EXPECT_EQ(difference(second, whole(cold)), "");
-    act();
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        auto warm = whole(fresh);
-        const bool answered_warm = fresh.last_read().warm;
-        auto now = whole(cold);
-        if (difference(warm, now).empty()) {
-            EXPECT_TRUE(answered_warm) << fresh.warm().stats().last_decline;
-            return;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    }
-    ADD_FAILURE() << "after the act, the warm reads never equalled a cold read";
 }
 
 TEST_F(WarmReads, ChromiumChatPageStaysEqualToColdReadsThroughRandomActs)
@@ -468,23 +427,6 @@ TEST_F(WarmReads, Gtk3ScrollsOfWidgetsAndOfTreeCellsStayEqualToColdReads)
     EXPECT_NE(at(*scrolled, find(*scrolled, "table_cell", "Item 1")).frame.y, at(*after, cell).frame.y)
         << "the wheel scrolled the tree view";
     expect_warm_equals_cold("after scrolling the tree view");
-}
-
-TEST_F(WarmReads, Gtk3SecondReadIsWarmAtOnce)
-{
-    open_app({"gtk3-widget-factory"}, "gtk3-widget-factory", 200);
-    expect_second_read_warm_at_once(*m_bus, m_info, m_limits, *m_cold, [this] { click_a_showing_check_box(); });
-}
-
-TEST_F(WarmReads, ChromiumSecondReadIsWarmAtOnce)
-{
-    open_page("chat.html", 3500);
-    expect_second_read_warm_at_once(*m_bus, m_info, m_limits, *m_cold, [this] {
-        auto target = find_row(fresh_rows(), "push_button", "Send");
-        ASSERT_FALSE(target.is_null());
-        auto r = call("click", {{"element_token", target["element_token"]}});
-        ASSERT_FALSE(r.is_error) << r.text;
-    });
 }
 
 } // namespace

@@ -24,15 +24,6 @@ void merge(AppChanges& into, const AppChanges& from)
                     into.structural.size() + into.content.size() + into.gone.size() > AtspiEvents::MAX_PATHS_PER_APP;
 }
 
-// Toolkits whose AT-SPI bridge (at-spi2-atk, on the app's main thread) handles its D-Bus messages
-// one after another in the order they came: the registry's broadcast of a new listener, sent
-// before its reply to the registration, is handled before a ping sent after that reply. Qt and
-// GTK4 answer pings on a thread of their own, before their main thread has seen the broadcast.
-bool in_order_toolkit(const std::string& toolkit)
-{
-    return toolkit == "gtk" || toolkit == "Chromium" || toolkit == "Gecko";
-}
-
 bool same_limits(const nd_core::ReadLimits& a, const nd_core::ReadLimits& b)
 {
     return a.max_elements == b.max_elements && a.max_depth == b.max_depth && a.frames == b.frames;
@@ -113,20 +104,7 @@ bool WarmTrees::ensure_events()
     m_events = std::move(opened).value();
     m_events_generation = m_bus.generation();
     m_events_opened = Clock::now();
-    m_confirmed.clear();
     return true;
-}
-
-void WarmTrees::confirm_listeners(const std::string& app)
-{
-    if (m_confirmed.count(app) || !in_order_toolkit(toolkit_of(app)))
-        return;
-    // AtspiEvents::open registered every listener and had each reply before it returned.
-    if (!m_events->sync(app, Clock::now() + CONFIRM_TIMEOUT))
-        return;
-    if (m_confirmed.size() >= 1024)
-        m_confirmed.clear();
-    m_confirmed.emplace(app, Clock::now());
 }
 
 std::optional<nd_core::RawTree> WarmTrees::decline(std::int64_t window_id, std::string why)
@@ -161,7 +139,6 @@ void WarmTrees::before_cold(const std::string& app)
 {
     if (!m_enabled || !ensure_events())
         return;
-    confirm_listeners(app);
     // The other windows of the app keep what they have not seen yet.
     take_changes(app);
     m_cold_started = Clock::now();
@@ -229,9 +206,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     if (!ensure_events() || m_entries.find(window_id) == m_entries.end())
         return decline(window_id, "no AT-SPI event connection");
     const std::string& app = e.cold.app.bus;
-    const auto confirmed = m_confirmed.find(app);
-    const bool knows = confirmed != m_confirmed.end() && e.cold_at >= confirmed->second;
-    if (!m_events->heard_from(app) && !knows && e.cold_at - m_events_opened < LISTENER_SETTLE)
+    if (!m_events->heard_from(app) && e.cold_at - m_events_opened < LISTENER_SETTLE)
         return decline(window_id, "the app may not know of the listeners yet");
     auto t = Clock::now();
     auto lap = [&t] {

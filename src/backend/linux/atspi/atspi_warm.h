@@ -28,7 +28,6 @@
 
 #include <functional>
 #include <optional>
-#include <unordered_map>
 
 namespace nd_linux {
 
@@ -68,10 +67,8 @@ public:
     // A cold read at least this often, whatever the events say: the bound on trusting them.
     static constexpr auto MAX_WARM_AGE = std::chrono::seconds(30);
     // Apps learn of new listeners from the registry's broadcast; after this long, one that has sent
-    // nothing has had nothing to send. An app of an in-order toolkit (atspi_warm.cpp) that
-    // answered a ping sent after the listeners were registered knew of them then: no wait.
+    // nothing has had nothing to send.
     static constexpr auto LISTENER_SETTLE = std::chrono::seconds(1);
-    static constexpr auto CONFIRM_TIMEOUT = std::chrono::milliseconds(500);
 
     explicit WarmTrees(AtspiBus&);
     ~WarmTrees();
@@ -146,9 +143,6 @@ private:
                           const std::function<std::int32_t(const std::string&)>& find, Deadline, std::int32_t& out);
     // The app's toolkit name, asked once per app.
     std::string toolkit_of(const std::string& app);
-    // Before the first cold read of an app of an in-order toolkit: a ping that proves it knows
-    // of the listeners (LISTENER_SETTLE).
-    void confirm_listeners(const std::string& app);
     bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
     // Reads the frames a read returns afresh (the root's, secure fields', and in deferred mode the
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
@@ -178,9 +172,6 @@ private:
     std::unordered_map<std::int64_t, Entry> m_entries;
     std::unordered_map<std::string, std::string> m_toolkits; // by app bus name (bounded)
     bool m_enabled = true;
-    // Apps known to have learnt of the listeners of the current event connection, and since when:
-    // a cold read begun after that is a baseline the events keep current.
-    std::unordered_map<std::string, Clock::time_point> m_confirmed;
     std::string m_why;
     WarmStats m_stats;
 };
