@@ -391,6 +391,22 @@ Rendered render_with(const Snapshot& s, const View& v, const PriorRendering* pri
 
 PriorRendering prior_of(const Snapshot& s, const Rendered& r) { return {&s, r.json, r.text, &r.rows}; }
 
+// Renders `after` again from a rendering of `before`, checks it equals a rendering from scratch
+// (bytes and spans), and returns both.
+std::pair<Rendered, Rendered> expect_again_equals_fresh(const Snapshot& before, const Snapshot& after)
+{
+    const auto v = project(after, ViewRequest{});
+    const auto was = render_with(before, project(before, ViewRequest{}));
+    const auto prior = prior_of(before, was);
+    auto again = render_with(after, v, &prior);
+    auto fresh = render_with(after, v);
+    EXPECT_EQ(again.json, fresh.json);
+    EXPECT_EQ(again.text, fresh.text);
+    EXPECT_EQ(again.rows.json, fresh.rows.json);
+    EXPECT_EQ(again.rows.text, fresh.rows.text);
+    return {std::move(again), std::move(fresh)};
+}
+
 // A prior whose every row reads as a marker after its token: a row copied from it shows the marker.
 Rendered markers(const View& v)
 {
@@ -442,14 +458,7 @@ TEST(RenderAgain, OnlyRowsThatChangedAreRenderedAndTheBytesAreTheSameAsFromScrat
     after.elements[7].frame = {1, 2, 3, 4};
     after.elements[7].has_frame = true;
     const auto v = project(after, ViewRequest{});
-    const auto was = render_with(before, project(before, ViewRequest{}));
-    const auto prior = prior_of(before, was);
-    const auto again = render_with(after, v, &prior);
-    const auto fresh = render_with(after, v);
-    EXPECT_EQ(again.json, fresh.json);
-    EXPECT_EQ(again.text, fresh.text);
-    EXPECT_EQ(again.rows.json, fresh.rows.json);
-    EXPECT_EQ(again.rows.text, fresh.rows.text);
+    const auto [again, fresh] = expect_again_equals_fresh(before, after);
 
     // Which rows were copied: those of a prior made of markers.
     const auto marked = markers(v);
@@ -476,14 +485,7 @@ TEST(RenderAgain, ANewSnapshotIdGivesCopiedRowsTheirNewTokens)
     const auto before = sample("s5");
     auto after = sample("s6");
     after.elements[2].name = "Say \"bye\"";
-    const auto v = project(after, ViewRequest{});
-    const auto was = render_with(before, project(before, ViewRequest{}));
-    const auto prior = prior_of(before, was);
-    const auto again = render_with(after, v, &prior);
-    const auto fresh = render_with(after, v);
-    EXPECT_EQ(again.json, fresh.json);
-    EXPECT_EQ(again.text, fresh.text);
-    EXPECT_EQ(again.rows.json, fresh.rows.json);
+    const auto [again, fresh] = expect_again_equals_fresh(before, after);
     EXPECT_EQ(again.json.find("\"s5:"), std::string::npos);
 }
 

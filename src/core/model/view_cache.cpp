@@ -46,12 +46,13 @@ void ViewCache::put(RenderKey key, RenderingPtr rendering)
 {
     if (!key.snapshot || !rendering)
         return;
-    std::erase_if(m_entries, [&key](const Entry& e) { return same(e.key, key); });
-    // An entry of a window whose snapshot was replaced will not be found again: drop it now
-    // rather than keep its snapshot alive until it is the oldest.
+    // The same view of the same snapshot is replaced; an entry of a window whose snapshot was
+    // replaced will not be found again: drop it now rather than keep its snapshot alive until it
+    // is the oldest.
     const auto window_id = key.snapshot->window.window_id;
     std::erase_if(m_entries, [window_id, &key](const Entry& e) {
-        return e.key.snapshot->window.window_id == window_id && e.key.snapshot != key.snapshot;
+        return same(e.key, key) ||
+               (e.key.snapshot->window.window_id == window_id && e.key.snapshot != key.snapshot);
     });
     m_entries.push_front({std::move(key), std::move(rendering)});
     if (m_entries.size() > CAPACITY)
