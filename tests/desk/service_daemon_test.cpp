@@ -3,6 +3,7 @@
 // to it. Covered: a call answered, a wire-only tool's stream of frames, half-close both ways, 1 GiB
 // each way through the relay, the 10 s connect wait (a service that listens late is waited for, one
 // that never does is an error frame after 10 s), a crashed service found again after its restart,
+// a call the service exited without reading sent again (twice at most),
 // safety_stop mid-stream (the connection closes with no reply, the service keeps running, new calls
 // are refused until resume), script_run = false leaving services on, and the daemon's exit ending
 // a service that ignores SIGTERM.
@@ -218,6 +219,40 @@ TEST_F(ServiceDaemonTest, ACrashedServiceIsFoundAgainAfterItsRestart)
     EXPECT_FALSE(r.is_error) << r.text;
     EXPECT_EQ(m_daemon->daemon().services()[0].starts, 2u);
     EXPECT_NE(m_daemon->daemon().services()[0].last_exit.find("exit status 3"), std::string::npos);
+}
+
+TEST_F(ServiceDaemonTest, ACallTheServiceExitedWithoutReadingGoesToItsNextStart)
+{
+    start();
+    ASSERT_EQ(call("svc_exit_unread").text, "next");
+    // The service exits as it accepts the call, before reading it: the daemon sends the call again
+    // once the service listens after its restart (1 s), and the client never knows.
+    const auto t0 = ServiceClock::now();
+    const auto r = call("svc_echo", {{"title", "sent twice"}});
+    const double took = std::chrono::duration<double>(ServiceClock::now() - t0).count();
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_EQ(json::parse(r.text)["args"]["title"], "sent twice");
+    EXPECT_GE(took, 0.9);
+    const auto lines = nd_test::log_lines(log());
+    EXPECT_EQ(nd_test::count_prefix(lines, "exit unread"), 1u);
+    // The first start saw no call of svc_echo; the second answered it.
+    EXPECT_EQ(nd_test::count_prefix(lines, "call svc_echo"), 1u);
+    EXPECT_EQ(m_daemon->daemon().services()[0].starts, 2u);
+    EXPECT_NE(m_daemon->daemon().services()[0].last_exit.find("exit status 3"), std::string::npos);
+}
+
+TEST_F(ServiceDaemonTest, ACallAServiceClosesUnreadAtEveryStartIsAnErrorAfterTwoResends)
+{
+    start({"--exit-on-accept"});
+    // Sent three times (the first start, then after the 1 s and the 2 s restart waits), never read.
+    const auto t0 = ServiceClock::now();
+    const auto r = call("svc_echo");
+    const double took = std::chrono::duration<double>(ServiceClock::now() - t0).count();
+    ASSERT_TRUE(r.is_error);
+    EXPECT_NE(r.text.find("service tester closed the call unread 3 times"), std::string::npos) << r.text;
+    EXPECT_GE(took, 2.9);
+    EXPECT_EQ(nd_test::count_prefix(nd_test::log_lines(log()), "exit unread"), 3u);
+    EXPECT_EQ(nd_test::count_prefix(nd_test::log_lines(log()), "call "), 0u);
 }
 
 TEST_F(ServiceDaemonTest, SafetyStopClosesAStreamWithoutAReplyAndRefusesCallsUntilResume)

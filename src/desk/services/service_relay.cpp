@@ -6,6 +6,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <mutex>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <system_error>
@@ -76,17 +79,72 @@ bool send_all(int to, const char* data, std::size_t size, std::uint64_t& passed)
     return true;
 }
 
+// Until the client-to-service direction takes its first bytes from the client, a reset of the
+// service before it sent a byte means the call's first frame went unread (RelayOutcome::unread).
+// The two directions settle under one lock which came first; the client-to-service direction waits
+// for the client with poll until then, so that it can be woken without taking a byte.
+class FirstBytes {
+public:
+    FirstBytes() : m_wake(::eventfd(0, EFD_CLOEXEC)) {}
+    ~FirstBytes()
+    {
+        if (m_wake >= 0)
+            ::close(m_wake);
+    }
+    FirstBytes(const FirstBytes&) = delete;
+    FirstBytes& operator=(const FirstBytes&) = delete;
+
+    // Client to service: waits until the client has bytes (or its end) and claims them; false when
+    // the service's reset came first. Without an eventfd, claims at once (nothing is ever unread).
+    bool await_taking(int from)
+    {
+        pollfd fds[2] = {{from, POLLIN, 0}, {m_wake, POLLIN, 0}};
+        while (m_wake >= 0 && ::poll(fds, 2, -1) < 0 && errno == EINTR) {
+        }
+        std::lock_guard lock(m_mutex);
+        if (m_unread)
+            return false;
+        m_taking = true;
+        return true;
+    }
+    // Service to client, at a reset before the service sent a byte: true (and the other direction
+    // woken) when nothing had been taken from the client.
+    bool claim_unread()
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_taking || m_wake < 0)
+            return false;
+        m_unread = true;
+        const std::uint64_t one = 1;
+        [[maybe_unused]] auto n = ::write(m_wake, &one, sizeof one);
+        return true;
+    }
+
+private:
+    std::mutex m_mutex;
+    bool m_taking = false;
+    bool m_unread = false;
+    int m_wake = -1;
+};
+
+enum class Pumped { ended, failed, unread };
+
 // One direction, blocking: what `from` sends goes to `to` until `from` closes its end (then `to`'s
-// input is closed and it returns true) or an error (false, with `error` saying which side failed).
-// It moves bytes with splice(2) through a pipe of RELAY_BUFFER_BYTES, from one socket's buffers to
-// the other's without a copy into the daemon; where the kernel cannot splice these sockets
-// (EINVAL, or no pipe), it copies through a buffer of the same size.
-bool pump(int from, int to, const char* from_name, const char* to_name, std::uint64_t& passed, std::string& error)
+// input is closed: ended) or an error (failed, with `error` saying which side failed). It moves
+// bytes with splice(2) through a pipe of RELAY_BUFFER_BYTES, from one socket's buffers to the
+// other's without a copy into the daemon; where the kernel cannot splice these sockets (EINVAL, or
+// no pipe), it copies through a buffer of the same size. The direction from the client waits for
+// its first bytes through `first`, and the one from the service tells `first` of a reset before
+// its first byte (both then end unread).
+Pumped pump(int from, int to, const char* from_name, const char* to_name, std::uint64_t& passed, std::string& error,
+    FirstBytes& first, bool from_client)
 {
     auto fail = [&](const char* what, const char* side) {
         error = std::string(what) + " the " + side + " failed: " + std::strerror(errno);
-        return false;
+        return Pumped::failed;
     };
+    if (from_client && !first.await_taking(from))
+        return Pumped::unread;
     Pipe pipe;
     bool splicing = pipe.read >= 0;
     std::unique_ptr<char[]> buffer;
@@ -105,11 +163,13 @@ bool pump(int from, int to, const char* from_name, const char* to_name, std::uin
         }
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && errno == ECONNRESET && !from_client && passed == 0 && first.claim_unread())
+            return Pumped::unread;
         if (n < 0)
             return fail("reading from", from_name);
         if (n == 0) {
             ::shutdown(to, SHUT_WR);
-            return true;
+            return Pumped::ended;
         }
         const auto size = static_cast<std::size_t>(n);
         if (!(splicing ? splice_out(pipe, to, size, passed) : send_all(to, buffer.get(), size, passed)))
@@ -186,12 +246,15 @@ RelayOutcome relay_both_ways(int a, int b)
         ::shutdown(a, SHUT_RDWR);
         ::shutdown(b, SHUT_RDWR);
     };
+    FirstBytes first;
     std::string back_error;
+    Pumped back_pumped = Pumped::ended;
     std::thread back;
     try {
         back = std::thread([&] {
             SigpipeBlocked no_sigpipe;
-            if (!pump(b, a, "service", "client", out.to_a, back_error))
+            back_pumped = pump(b, a, "service", "client", out.to_a, back_error, first, false);
+            if (back_pumped == Pumped::failed)
                 end_both();
         });
     } catch (const std::system_error& e) {
@@ -201,10 +264,11 @@ RelayOutcome relay_both_ways(int a, int b)
     }
     {
         SigpipeBlocked no_sigpipe;
-        if (!pump(a, b, "client", "service", out.to_b, out.error))
+        if (pump(a, b, "client", "service", out.to_b, out.error, first, true) == Pumped::failed)
             end_both();
     }
     back.join();
+    out.unread = back_pumped == Pumped::unread;
     if (out.error.empty())
         out.error = std::move(back_error);
     return out;

@@ -28,6 +28,11 @@ struct RelayOutcome {
     std::uint64_t to_b = 0; // bytes passed from a to b
     std::uint64_t to_a = 0; // and from b to a
     std::string error;      // the first error, or empty when both sides closed their ends
+    // `b` was reset (it closed with bytes it had not read, ECONNRESET) before it sent a byte and
+    // before a byte was taken from `a`: what was written to it before the relay (a call's first
+    // frame) went unread, for a service that exited before it read its call, or with the call still
+    // in its listen queue. `a` is left as it was, and the call may be sent again.
+    bool unread = false;
 };
 
 // Copies what `a` sends to `b` and what `b` sends to `a` through a buffer of RELAY_BUFFER_BYTES
@@ -36,8 +41,9 @@ struct RelayOutcome {
 // one side closes its end (end of file), the other side's input is closed (shutdown SHUT_WR) once
 // everything before the end has been passed on, and the other direction goes on. Returns when both
 // sides have closed their ends, or at the first error (a failed read or write, a reset), which
-// shuts both sockets down so the other direction ends too. The descriptors are left open; they
-// must be blocking. SIGPIPE is blocked on both threads while they write.
+// shuts both sockets down so the other direction ends too; except a reset of `b` that leaves its
+// input unread (RelayOutcome::unread), which leaves `a` untouched. The descriptors are left open;
+// they must be blocking. SIGPIPE is blocked on both threads while they write.
 RelayOutcome relay_both_ways(int a, int b);
 
 } // namespace nd_desk

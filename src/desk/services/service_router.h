@@ -47,8 +47,11 @@ public:
 
     // One call for the client on `client_fd`, whose first frame's payload is `payload`. Returns the
     // error response to send when the call never reached the service (nothing listened within the
-    // wait, the frame could not be written, `give_up()` turned true first); nothing once the relay
-    // ran: the connection is then over, and the caller closes it without a reply.
+    // wait, the frame could not be written, `give_up()` turned true first, the service closed it
+    // unread each time it was sent); nothing once the relay ran: the connection is then over, and
+    // the caller closes it without a reply. A call the service closed unread (it exited with the
+    // call in its listen queue, or before it read it: RelayOutcome::unread) is sent again, twice at
+    // most, each time waiting for a listener as the first time.
     std::optional<wire::Response> call(int client_fd, std::string_view payload, const ServiceRoute&,
         const std::function<bool()>& give_up);
 

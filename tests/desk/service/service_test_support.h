@@ -22,7 +22,7 @@ namespace nd_test {
 using ServiceClock = std::chrono::steady_clock;
 
 // The test service's tools: svc_echo, svc_env, svc_frames (mcp false), svc_stream (mcp false),
-// svc_sink, svc_until_eof, svc_crash, svc_hang.
+// svc_sink, svc_until_eof, svc_crash, svc_exit_unread, svc_hang.
 inline nd_desk::Service test_service(const std::string& name, const std::string& log, std::vector<std::string> options = {},
     const std::string& prefix = "svc_")
 {
@@ -31,7 +31,7 @@ inline nd_desk::Service test_service(const std::string& name, const std::string&
     s.bin = NISH_TEST_SERVICE;
     s.args = {"--log", log};
     s.args.insert(s.args.end(), options.begin(), options.end());
-    for (const char* tool : {"echo", "env", "frames", "stream", "sink", "until_eof", "crash", "hang"}) {
+    for (const char* tool : {"echo", "env", "frames", "stream", "sink", "until_eof", "crash", "exit_unread", "hang"}) {
         nd_desk::ServiceTool t;
         t.name = prefix + tool;
         t.description = std::string("The test service's ") + tool + ".";

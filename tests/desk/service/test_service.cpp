@@ -9,17 +9,21 @@
 //   svc_sink      reads to end of file, then answers the number of bytes it read
 //   svc_until_eof reads to end of file (logging "eof"), then answers "saw eof"
 //   svc_crash     exits with status 3 at once
+//   svc_exit_unread answers "next", then exits with status 3 100 ms after it accepts its next
+//                 connection, without reading a byte of it
 //   svc_hang      reads nothing more and never answers
 //
 // Options: --log FILE; --ignore-term (SIGTERM does nothing); --child (starts `sleep 600` in its
 // process group and logs its pid); --listen-after MS (binds its socket that much later); --exit-after MS
-// (exits with status 4 that much after it started).
+// (exits with status 4 that much after it started); --exit-on-accept (exits with status 3 as it
+// accepts its first connection, as after svc_exit_unread).
 
 #include "desk/wire/frame_io.h"
 #include "desk/wire/wire.h"
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -42,6 +46,7 @@ namespace {
 
 std::string g_log;
 std::mutex g_log_mutex;
+std::atomic<bool> g_exit_on_accept{false}; // svc_exit_unread
 
 void log_line(const std::string& line)
 {
@@ -143,6 +148,9 @@ void serve(int fd)
         const auto n = drain(fd);
         log_line("eof after " + std::to_string(n));
         answer(fd, "saw eof");
+    } else if (tool == "svc_exit_unread") {
+        g_exit_on_accept = true;
+        answer(fd, "next");
     } else if (tool == "svc_crash") {
         std::_Exit(3);
     } else if (tool == "svc_hang") {
@@ -172,6 +180,8 @@ int main(int argc, char** argv)
             listen_after = std::atoi(argv[++i]);
         else if (arg == "--exit-after" && i + 1 < argc)
             exit_after = std::atoi(argv[++i]);
+        else if (arg == "--exit-on-accept")
+            g_exit_on_accept = true;
     }
     std::signal(SIGPIPE, SIG_IGN);
     if (ignore_term)
@@ -208,6 +218,12 @@ int main(int argc, char** argv)
             if (errno == EINTR)
                 continue;
             return 1;
+        }
+        if (g_exit_on_accept) {
+            // Long enough for the daemon's first frame to be in: it goes unread.
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            log_line("exit unread");
+            std::_Exit(3);
         }
         std::thread(serve, fd).detach();
     }
