@@ -15,8 +15,8 @@
 //
 // Options: --log FILE; --ignore-term (SIGTERM does nothing); --child (starts `sleep 600` in its
 // process group and logs its pid); --listen-after MS (binds its socket that much later); --exit-after MS
-// (exits with status 4 that much after it started); --exit-on-accept (exits with status 3 as it
-// accepts its first connection, as after svc_exit_unread).
+// (exits with status 4 that much after it started); --exit-on-accept (exits with status 3 100 ms
+// after it accepts its first connection, unread, as after svc_exit_unread).
 
 #include "desk/wire/frame_io.h"
 #include "desk/wire/wire.h"
