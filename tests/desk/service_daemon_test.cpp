@@ -244,14 +244,18 @@ TEST_F(ServiceDaemonTest, ACallTheServiceExitedWithoutReadingGoesToItsNextStart)
 TEST_F(ServiceDaemonTest, ACallAServiceClosesUnreadAtEveryStartIsAnErrorAfterTwoResends)
 {
     start({"--exit-on-accept"});
-    // Sent three times (the first start, then after the 1 s and the 2 s restart waits), never read.
+    // Sent three times, never read. Each start takes one send and exits; a send can also reach
+    // the exiting process while its listening socket is still open (then the listener's close
+    // resets it too), so the three sends span two or three starts: at least the 1 s restart wait.
     const auto t0 = ServiceClock::now();
     const auto r = call("svc_echo");
     const double took = std::chrono::duration<double>(ServiceClock::now() - t0).count();
     ASSERT_TRUE(r.is_error);
     EXPECT_NE(r.text.find("service tester closed the call unread 3 times"), std::string::npos) << r.text;
-    EXPECT_GE(took, 2.9);
-    EXPECT_EQ(nd_test::count_prefix(nd_test::log_lines(log()), "exit unread"), 3u);
+    EXPECT_GE(took, 0.9);
+    const auto exits = nd_test::count_prefix(nd_test::log_lines(log()), "exit unread");
+    EXPECT_GE(exits, 2u);
+    EXPECT_LE(exits, 3u);
     EXPECT_EQ(nd_test::count_prefix(nd_test::log_lines(log()), "call "), 0u);
 }
 
