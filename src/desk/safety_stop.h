@@ -16,6 +16,9 @@
 
 namespace nd_desk {
 
+// What a call refused during a stop answers: the daemon's verbs and tools, and service calls.
+inline constexpr const char* STOPPED_REFUSAL = "stopped by the user: nothing runs until `shuttle resume`";
+
 class SafetyStop {
 public:
     void stop();

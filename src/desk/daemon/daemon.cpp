@@ -246,7 +246,7 @@ w::Response Daemon::handle(std::string_view payload, const PeerCred& peer, std::
     if (request->tool != tool_name)
         return w::error_text("the request names its tool twice, differently");
     if (m_desk->safety_stop().stopped())
-        return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+        return w::error_text(STOPPED_REFUSAL);
     if (m_router->find(tool_name))
         return w::error_text(tool_name + " is a service's tool: it is reached on a connection to the daemon's socket");
     if (tool_name == "script_run")

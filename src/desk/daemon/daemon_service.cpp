@@ -39,7 +39,7 @@ bool Daemon::serve_service_call(int fd, std::string_view payload, const ServiceR
         return w::write_frame(fd, w::encode_response(response), w::Clock::now() + REFUSAL_WRITE_TIMEOUT) == 0;
     };
     if (m_desk->safety_stop().stopped())
-        return refuse(w::error_text("stopped by the user: nothing runs until `shuttle resume`"));
+        return refuse(w::error_text(STOPPED_REFUSAL));
     auto refused = m_router->call(fd, payload, route,
         [&] { return m_stopping.load() || m_desk->safety_stop().stopped() || hung_up(fd); });
     return refused && refuse(*refused);

@@ -1,5 +1,6 @@
 #include "desk/services/service_router.h"
 
+#include "desk/safety_stop.h"
 #include "desk/services/service_paths.h"
 #include "desk/services/service_relay.h"
 #include "desk/wire/frame_io.h"
@@ -56,7 +57,7 @@ std::optional<w::Response> ServiceRouter::call(int client_fd, std::string_view p
         // A stop that came while it connected refuses the call before the service sees it.
         if (give_up && give_up()) {
             forget();
-            return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+            return w::error_text(STOPPED_REFUSAL);
         }
         // A service that exits with the call still in its listen queue (or accepted, unread) has
         // not seen it: the call goes to the service started next, within the connect wait again.
@@ -73,7 +74,7 @@ std::optional<w::Response> ServiceRouter::call(int client_fd, std::string_view p
         if (!outcome.unread)
             return std::nullopt;
         if (give_up && give_up())
-            return w::error_text("stopped by the user: nothing runs until `shuttle resume`");
+            return w::error_text(STOPPED_REFUSAL);
         if (!again)
             return w::error_text("service " + route.service + " closed the call unread " + std::to_string(sent + 1) +
                                  " times (it exits before it reads its calls; the daemon's log says why)");
