@@ -20,6 +20,32 @@ TEST(Labels, ClassNamesOfTheToolkits)
         EXPECT_FALSE(is_class_name(name)) << name;
 }
 
+TEST(Labels, AnAppsOwnWidgetClassesAreClassNamesWhateverTheirPrefix)
+{
+    // gnome-text-editor (GTK4) names its unlabelled widgets by their types.
+    for (auto name : {"EditorPage", "EditorInfoBar", "EditorSourceView", "NautilusWindowSlot", "HTMLView",
+             "IdeTreeRow", "PanelFrameHeader", "VteTerminalWidget"})
+        EXPECT_TRUE(is_class_name(name)) << name;
+    // A person's label of the same shape does not end in a widget's word.
+    for (auto name : {"GitHub", "PowerPoint", "JavaScript", "YouTube", "QRCode", "View", "Page", "Menu Bar",
+             "Tool bar", "TextEditor", "iPhoneView", "ABC", "NewTab2"})
+        EXPECT_FALSE(is_class_name(name)) << name;
+}
+
+TEST(Labels, PaddingAroundANameIsDropped)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Untitled 1 - Mousepad");
+    t.add(0, "menu_item", "Undo      "); // GTK3 leaves room for the shortcut
+    t.add(0, "menu_item", " \t\n ");
+    t.add(0, "label", "  two  words  ");
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[1].name, "Undo");
+    EXPECT_EQ(s.elements[2].name, "");
+    EXPECT_EQ(s.elements[3].name, "two  words");
+}
+
 TEST(Labels, AClassNameGivesWayToTheDescriptionThenTheChildLabel)
 {
     TreeBuilder t;

@@ -15,6 +15,39 @@ bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 bool is_word(char c) { return is_upper(c) || is_lower(c) || (c >= '0' && c <= '9'); }
 
+// The last words of the type names apps give their own widgets (EditorPage, EditorSourceView,
+// NautilusWindowSlot): a name made of two or more capitalised words run together that ends in one
+// of these is a class name whatever its prefix. A person's label of that shape ("GitHub",
+// "PowerPoint", "JavaScript") does not end in one of them.
+inline constexpr std::string_view WIDGET_WORDS[] = {
+    "Area",   "Bar",     "Bin",      "Box",   "Button",  "Cell",    "Chooser",   "Column",   "Container",
+    "Dialog", "Entry",    "Frame", "Grid",    "Header",  "Indicator", "Item",     "Label",
+    "List",   "Menu",    "Overlay",  "Page",  "Pane",    "Paned",   "Popover",   "Revealer", "Row",
+    "Scale",  "Sidebar", "Slot",     "Stack", "Switcher", "Tab",      "Toolbar",  "View",
+    "Widget", "Window"};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// CamelCase of at least two words ending in a widget word, letters and digits only.
+bool is_app_class_name(std::string_view name)
+{
+    if (name.size() < 4 || !is_upper(name[0]) || !std::all_of(name.begin(), name.end(), is_word))
+        return false;
+    std::size_t last = 0, words = 0;
+    for (std::size_t i = 0; i < name.size(); ++i)
+        // A word starts at a capital after a small letter or digit, or at the last capital of a
+        // run that a small letter follows ("HTMLView": "HTML", "View").
+        if (is_upper(name[i]) &&
+            (i == 0 || !is_upper(name[i - 1]) || (i + 1 < name.size() && is_lower(name[i + 1])))) {
+            last = i;
+            ++words;
+        }
+    if (words < 2 || last == 0)
+        return false;
+    const auto tail = name.substr(last);
+    return std::find(std::begin(WIDGET_WORDS), std::end(WIDGET_WORDS), tail) != std::end(WIDGET_WORDS);
+}
+
 bool is_label_role(std::string_view role)
 {
     return role == "label" || role == "static" || role == "heading" || role == "caption" || role == "paragraph";
@@ -56,7 +89,7 @@ bool is_class_name(std::string_view name)
     if (prefix == 0 && name.size() > 2 && name[0] == 'Q' && is_upper(name[1]) && is_lower(name[2]))
         prefix = 1;
     if (prefix == 0 || name.size() <= prefix || !is_upper(name[prefix]))
-        return false;
+        return is_app_class_name(name);
     return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix), name.end(), is_word);
 }
 
@@ -64,6 +97,12 @@ void humanize_names(std::vector<Element>& elements)
 {
     for (std::size_t i = 0; i < elements.size(); ++i) {
         auto& e = elements[i];
+        // Padding no one reads ("Undo      ": GTK3 menu items that leave room for a shortcut).
+        if (!e.name.empty() && (is_space(e.name.front()) || is_space(e.name.back()))) {
+            const auto first = std::find_if_not(e.name.begin(), e.name.end(), is_space);
+            const auto last = std::find_if_not(e.name.rbegin(), e.name.rend(), is_space).base();
+            e.name = first < last ? std::string(first, last) : std::string();
+        }
         if (e.name.empty())
             continue;
         if (is_class_name(e.name)) {
