@@ -5,6 +5,7 @@
 #include "backend/linux/atspi/atspi_toolkit.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -84,6 +85,8 @@ WarmTrees::WarmTrees(AtspiBus& bus) : m_bus(bus)
 {
     const char* env = std::getenv("NISH_WARM_READS");
     m_enabled = !(env && std::strcmp(env, "0") == 0);
+    const char* trace = std::getenv("NISH_WARM_TRACE");
+    m_trace = trace && std::strcmp(trace, "1") == 0;
 }
 
 WarmTrees::~WarmTrees() = default;
@@ -111,6 +114,8 @@ std::optional<nd_core::RawTree> WarmTrees::decline(std::int64_t window_id, std::
 {
     m_entries.erase(window_id);
     ++m_stats.declined;
+    if (m_trace)
+        std::fprintf(stderr, "nish warm read: window %lld read cold: %s\n", static_cast<long long>(window_id), why.c_str());
     m_stats.last_decline = std::move(why);
     return std::nullopt;
 }
@@ -238,6 +243,14 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     e.tree.frames_deferred = false; // every frame a view reads is in (refresh_frames)
     e.last_used = Clock::now();
     ++m_stats.warm;
+    if (m_trace)
+        std::fprintf(stderr,
+                     "nish warm read: window %lld warm: ping %lld us, events %lld us (%zu subtrees walked, %zu "
+                     "objects asked), structure check %lld us (%zu parents), frames %lld us (%zu)\n",
+                     static_cast<long long>(window_id), static_cast<long long>(m_stats.sync_us),
+                     static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
+                     static_cast<long long>(m_stats.check_us), m_stats.checked,
+                     static_cast<long long>(m_stats.frames_us), m_stats.framed);
     if (changed || !moved.empty())
         new_version(e);
     else if (limits.held_version == e.version) {
