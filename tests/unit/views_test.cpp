@@ -340,6 +340,34 @@ TEST(SkeletonView, NestedSkippedContainersLinkToTheNearestRow)
     EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {3, 0, 1}, {5, 3, 2}}));
 }
 
+TEST(SkeletonView, ADocumentNoOneSeesIsOneRowWithoutItsLandmarks)
+{
+    // Firefox keeps a preloaded New Tab page beside the page on screen, neither showing nor visible.
+    TreeBuilder t;
+    t.add(-1, "frame", "Docs - Mozilla Firefox");
+    t.add(0, "scroll_pane");                     // 1
+    t.add(1, "document_web", "Docs");            // 2: on screen
+    t.add(2, "landmark", "main");                // 3
+    t.add(3, "push_button", "Go");
+    const auto hidden = nd_core::STATE_ENABLED;  // no showing
+    t.add(0, "scroll_pane", "", hidden);         // 5
+    t.add(5, "document_web", "New Tab", hidden); // 6: in the background
+    t.add(6, "landmark", "main", hidden);        // 7
+    t.add(7, "panel", "Shortcuts", hidden);      // 8
+    t.add(8, "link", "x", hidden);
+    const auto s = t.snapshot();
+    EXPECT_EQ(rows(project(s, skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {5, 0, 1}, {6, 5, 2}}));
+    // Drilled into, it shows what it holds.
+    EXPECT_EQ(rows(project(s, skeleton(6))), (std::vector<Row>{{6, -1, 0}, {7, 6, 1}, {8, 7, 2}}));
+    // A window that does not show itself (a toolkit that sets no showing) keeps every document's rows.
+    TreeBuilder u;
+    u.add(-1, "frame", "W", hidden);
+    u.add(0, "document_web", "D", hidden);
+    u.add(1, "landmark", "main", hidden);
+    u.add(2, "push_button", "Go", hidden);
+    EXPECT_EQ(rows(project(u.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}}));
+}
+
 TEST(SkeletonView, ViewsShareRowNumbers)
 {
     // A row's element_index is its snapshot index in every view, so tokens agree across views.

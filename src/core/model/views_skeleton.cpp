@@ -97,6 +97,13 @@ std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, cons
     return by_shape - start >= MIN_SHAPE_RUN ? by_shape : start + 1;
 }
 
+bool is_hidden_document(const Element& e, const Element& root)
+{
+    const std::string_view role = e.role;
+    const bool document = role == "document" || role.substr(0, 9) == "document_";
+    return document && root.is(STATE_SHOWING) && !e.is(STATE_SHOWING);
+}
+
 std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req, bool& truncated)
 {
     std::vector<Candidate> out;
@@ -123,6 +130,13 @@ std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req
         }
         anchor[local] = static_cast<std::int32_t>(out.size());
         out.push_back({i, parent, depth});
+        // A document of a window that shows, itself not showing, is a page no one sees (a tab in
+        // the background, Firefox's preloaded New Tab): its row says it is there, and its
+        // landmarks do not take the rows of the page on screen. Drill down to see them.
+        if (i != req.root && is_hidden_document(e, root)) {
+            i += e.descendant_count + 1;
+            continue;
+        }
         ++i;
     }
     return out;
