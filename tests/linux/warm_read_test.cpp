@@ -263,6 +263,24 @@ TEST_F(WarmReads, Gtk3WidgetFactoryStaysEqualToColdReadsThroughClicks)
     std::printf("gtk3-widget-factory: %d of %d reads warm\n", m_warm_answers, m_reads);
 }
 
+// A granted session prepares the reader (TreeReader::prepare): its event connection opens then, so
+// the first read's tree can be trusted and the very next read is warm, even of an app that has
+// sent nothing since. Before, a reader opened its events at its first read, and the reads of the
+// next second were cold.
+TEST_F(WarmReads, AReaderPreparedBeforeItsFirstReadAnswersTheSecondWarm)
+{
+    open_page("chat.html", 3000);
+    nd_linux::AtspiTreeReader fresh(*m_bus);
+    fresh.prepare();
+    std::this_thread::sleep_for(nd_linux::WarmTrees::LISTENER_SETTLE + std::chrono::milliseconds(100));
+    auto first = fresh.read_window(m_info, m_limits);
+    ASSERT_TRUE(first) << first.error().message;
+    EXPECT_FALSE(fresh.last_read().warm);
+    auto second = fresh.read_window(m_info, m_limits);
+    ASSERT_TRUE(second) << second.error().message;
+    EXPECT_TRUE(fresh.last_read().warm) << fresh.warm().stats().last_decline;
+}
+
 TEST_F(WarmReads, ChromiumPageBiggerThanTheBudgetIsAnsweredWarmAndEqualsColdReads)
 {
     open_page("dense.html", 4000); // about 12,000 objects against the budget's 5,000

@@ -5,6 +5,7 @@
 #include "core/engine/engine.h"
 
 #include "backend/mock/mock_backend.h"
+#include "backend/mock/mock_tree_reader.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -162,6 +163,19 @@ TEST_F(EngineTest, AGrantNeverWidensWhatWasAsked)
     EXPECT_FALSE((*started)->clipboard_read);
     EXPECT_FALSE((*started)->takeover.on);
     EXPECT_FALSE(mock->indicator_shown());
+}
+
+TEST_F(EngineTest, TheReaderPreparesOnlyOnceASessionIsGranted)
+{
+    // A reader that listens to the apps' events may begin at a granted session, never before.
+    auto& e = engine_with(scripted);
+    const auto* reader = dynamic_cast<nd_mock::MockTreeReader*>(mock->trees());
+    ASSERT_NE(reader, nullptr);
+    EXPECT_FALSE(e.start_session(request({"Notes"})).ok()); // an empty queue denies
+    EXPECT_EQ(reader->prepared(), 0);
+    scripted.push({true, {"Notes"}, false, false});
+    ASSERT_TRUE(e.start_session(request({"Notes"})).ok());
+    EXPECT_EQ(reader->prepared(), 1);
 }
 
 TEST_F(EngineTest, ScriptedDenial)

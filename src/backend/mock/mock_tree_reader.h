@@ -18,10 +18,14 @@ public:
                                       bool action_names = false) override;
     // How many read_frames() batches ran (tests check that views read frames once, and only theirs).
     int frame_reads() const { return m_frame_reads; }
+    void prepare() override { ++m_prepared; }
+    // How many times a granted session told the reader to prepare (tests: never before consent).
+    int prepared() const { return m_prepared; }
 
 private:
     DesktopState& m_state;
     int m_frame_reads = 0;
+    int m_prepared = 0;
 };
 
 class MockCapture final : public nd_core::Capture {

@@ -62,6 +62,11 @@ public:
     // X server delivered) has reached its loop, so the effects a caller then watches for have
     // begun. Readers whose apps have no loop of their own keep this default.
     virtual Result<void> sync_app(const WindowInfo&, std::chrono::milliseconds /*deadline*/) { return {}; }
+
+    // A session was granted: a reader that keeps trees current from its apps' events may begin to
+    // listen now, so that apps have learnt of it by the first read and a second read can be warm.
+    // Called after consent only (events name what changes in the apps). Best effort: no error.
+    virtual void prepare() {}
 };
 
 } // namespace nd_core

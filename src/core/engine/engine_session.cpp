@@ -131,6 +131,8 @@ Result<const Session*> Engine::start_session(const SessionRequest& req)
     s.clipboard_read = s.clipboard_read || (ask.clipboard_read && grant.clipboard_read);
     s.lease_expires_ms = now + req.lease_s * 1000;
     m_audit.record({.event = "session.start", .session = s.id, .outcome = AuditOutcome::ok()});
+    if (auto* trees = m_backend.trees())
+        trees->prepare();
 
     if (ask.takeover) {
         auto* overlay = m_backend.overlay();

@@ -38,6 +38,7 @@ public:
 
     // A Peer.Ping to each AT-SPI app of the window's process, in one batch.
     nd_core::Result<void> sync_app(const nd_core::WindowInfo&, std::chrono::milliseconds deadline) override;
+    void prepare() override { m_warm.listen(); }
 
     // What the last successful read cost (for benchmarks and doctor).
     struct LastRead {

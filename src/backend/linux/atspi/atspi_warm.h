@@ -78,6 +78,12 @@ public:
     void set_enabled(bool on) { m_enabled = on; }
     bool enabled() const { return m_enabled; }
 
+    // Opens the event connection now (TreeReader::prepare), when warm reads are on.
+    void listen()
+    {
+        if (m_enabled)
+            ensure_events();
+    }
     // The warm answer for `window`, or nullopt: read cold, then remember().
     // Windows without an X identity (window_id 0) are always read cold. A read that changed
     // nothing, asked by a caller that holds this tree's version (ReadLimits::held_version),
