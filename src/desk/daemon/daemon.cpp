@@ -43,6 +43,10 @@ nlohmann::json ok_json(bool stopped) { return {{"halted", stopped}}; }
 Daemon::Daemon(nd_core::Backend& backend, DaemonOptions options) : m_options(std::move(options))
 {
     m_desk = std::make_unique<Desk>(backend, m_options.config.value_or(DeskConfig{}));
+    // The person started the daemon to read their apps: the reader may listen from now on, so that
+    // its second read of a window is warm (TreeReader::prepare).
+    if (auto* trees = backend.trees())
+        trees->prepare();
     if (m_options.config)
         m_plugins = load_plugins(plugins_dir(*m_options.config));
     if (!m_options.log)
