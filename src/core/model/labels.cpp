@@ -20,11 +20,10 @@ bool is_word(char c) { return is_upper(c) || is_lower(c) || (c >= '0' && c <= '9
 // of these is a class name whatever its prefix. A person's label of that shape ("GitHub",
 // "PowerPoint", "JavaScript") does not end in one of them.
 inline constexpr std::string_view WIDGET_WORDS[] = {
-    "Area",   "Bar",     "Bin",      "Box",   "Button",  "Cell",    "Chooser",   "Column",   "Container",
-    "Dialog", "Entry",    "Frame", "Grid",    "Header",  "Indicator", "Item",     "Label",
-    "List",   "Menu",    "Overlay",  "Page",  "Pane",    "Paned",   "Popover",   "Revealer", "Row",
-    "Scale",  "Sidebar", "Slot",     "Stack", "Switcher", "Tab",      "Toolbar",  "View",
-    "Widget", "Window"};
+    "Area", "Bar", "Bin", "Box", "Button", "Cell", "Chooser", "Column", "Container", "Dialog",
+    "Entry", "Frame", "Grid", "Header", "Indicator", "Item", "Label", "List", "Menu", "Overlay",
+    "Page", "Pane", "Paned", "Popover", "Revealer", "Row", "Scale", "Sidebar", "Slot", "Stack",
+    "Switcher", "Tab", "Toolbar", "View", "Widget", "Window"};
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 

@@ -74,7 +74,7 @@ public:
     ~WarmTrees();
 
     // NISH_WARM_READS=0 turns warm reads off (benchmarks and tests compare both);
-    // NISH_WARM_TRACE=1 writes why a read went cold to stderr.
+    // NISH_WARM_TRACE=1 writes to stderr why a read went cold, or where a warm one's time went.
     void set_enabled(bool on) { m_enabled = on; }
     bool enabled() const { return m_enabled; }
 
@@ -179,7 +179,7 @@ private:
     std::unordered_map<std::int64_t, Entry> m_entries;
     std::unordered_map<std::string, std::string> m_toolkits; // by app bus name (bounded)
     bool m_enabled = true;
-    bool m_trace = false; // NISH_WARM_TRACE=1: why a read went cold, one line on stderr
+    bool m_trace = false; // NISH_WARM_TRACE=1: one line on stderr per read
     std::string m_why;
     WarmStats m_stats;
 };
