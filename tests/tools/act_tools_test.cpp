@@ -50,6 +50,30 @@ TEST(ActTools, DisabledAndActionlessElements)
     EXPECT_TRUE(h.mock().semantic_log().empty()) << "a refusal sent something";
 }
 
+// A terminal (VTE, Konsole) is not editable text: typing into it headless is refused, and the
+// refusal recommends the takeover whose keys it does take. Other elements that are not editable
+// get no such advice.
+TEST(ActTools, TypingIntoATerminalRecommendsATakeover)
+{
+    ToolHarness h;
+    ASSERT_TRUE(h.mock().add_app(nlohmann::json::parse(R"json({
+  "app": "Terminal", "pid": 8201,
+  "windows": [{"id": 82010001, "title": "Terminal", "frame": [100, 100, 600, 400],
+    "root": {"role": "frame", "id": "term.window", "name": "Terminal", "states": ["enabled", "showing"],
+      "children": [{"role": "terminal", "id": "term.screen", "name": "Screen", "frame": [100, 130, 600, 370],
+        "states": ["enabled", "focusable", "focused", "showing"]}]}}]
+})json")));
+    h.start();
+    auto typed = h.call("type_text", {{"element_token", h.token("Terminal", "Screen")}, {"text", "ls"}});
+    EXPECT_EQ(typed.code(), "action_not_offered") << typed.text;
+    EXPECT_NE(typed.text.find("element 1 (terminal) is not editable"), std::string::npos) << typed.text;
+    EXPECT_EQ(typed.structured["error"]["escalation"]["recommend"], "takeover") << typed.text;
+    auto button = h.call("type_text", {{"element_token", h.token("Settings", "Sign in")}, {"text", "x"}});
+    EXPECT_EQ(button.code(), "action_not_offered");
+    EXPECT_TRUE(button.structured["error"]["escalation"].is_null()) << button.text;
+    EXPECT_TRUE(h.mock().semantic_log().empty()) << "a refusal sent something";
+}
+
 TEST(ActTools, SetValueReadback)
 {
     ToolHarness h;

@@ -46,8 +46,15 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
         return make_error(ErrorCode::secure_field_refused, "element " + std::to_string(ref.index) + " is a secure field");
     const auto text = args.string("text").value_or("");
     if (args.string("delivery_mode").value_or("background") != "foreground") {
-        if (!e.is(nd_core::STATE_EDITABLE))
-            return make_error(ErrorCode::action_not_offered, "element " + std::to_string(ref.index) + " is not editable");
+        if (!e.is(nd_core::STATE_EDITABLE)) {
+            nd_core::Error err(ErrorCode::action_not_offered,
+                "element " + std::to_string(ref.index) + " (" + e.role + ") is not editable");
+            // A terminal takes what its keys say and offers no text to edit (VTE, Konsole).
+            if (e.role == "terminal")
+                err.escalation_reason = "a terminal takes keys, not text: a foreground type_text in a takeover "
+                                        "session types into it";
+            return err;
+        }
         auto* actuator = env.engine.backend().actuator();
         if (!actuator)
             return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");
