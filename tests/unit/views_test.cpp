@@ -359,6 +359,14 @@ TEST(SkeletonView, ADocumentNoOneSeesIsOneRowWithoutItsLandmarks)
     EXPECT_EQ(rows(project(s, skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {5, 0, 1}, {6, 5, 2}}));
     // Drilled into, it shows what it holds.
     EXPECT_EQ(rows(project(s, skeleton(6))), (std::vector<Row>{{6, -1, 0}, {7, 6, 1}, {8, 7, 2}}));
+    // A frame of the page (an iframe scrolled out of view) is part of what a person scrolls to.
+    TreeBuilder f;
+    f.add(-1, "frame", "Page - Chromium");
+    f.add(0, "document_web", "Page");            // 1
+    f.add(1, "document_web", "Embedded", hidden); // 2: below the fold
+    f.add(2, "landmark", "main", hidden);        // 3
+    f.add(3, "push_button", "Go", hidden);
+    EXPECT_EQ(rows(project(f.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}}));
     // A window that does not show itself (a toolkit that sets no showing) keeps every document's rows.
     TreeBuilder u;
     u.add(-1, "frame", "W", hidden);

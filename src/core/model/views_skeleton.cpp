@@ -97,11 +97,19 @@ std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, cons
     return by_shape - start >= MIN_SHAPE_RUN ? by_shape : start + 1;
 }
 
-bool is_hidden_document(const Element& e, const Element& root)
+bool is_document(std::string_view role) { return role == "document" || role.substr(0, 9) == "document_"; }
+
+// A page of the window that is not on screen: a document not showing in a window that shows, and
+// no frame of another page (an iframe scrolled out of view is part of a page a person scrolls).
+bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& root)
 {
-    const std::string_view role = e.role;
-    const bool document = role == "document" || role.substr(0, 9) == "document_";
-    return document && root.is(STATE_SHOWING) && !e.is(STATE_SHOWING);
+    const auto& e = s.elements[index];
+    if (!is_document(e.role) || !root.is(STATE_SHOWING) || e.is(STATE_SHOWING))
+        return false;
+    for (auto up = e.parent; up >= 0; up = s.elements[up].parent)
+        if (is_document(s.elements[up].role))
+            return false;
+    return true;
 }
 
 std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req, bool& truncated)
@@ -133,7 +141,7 @@ std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req
         // A document of a window that shows, itself not showing, is a page no one sees (a tab in
         // the background, Firefox's preloaded New Tab): its row says it is there, and its
         // landmarks do not take the rows of the page on screen. Drill down to see them.
-        if (i != req.root && is_hidden_document(e, root)) {
+        if (i != req.root && is_hidden_document(s, i, root)) {
             i += e.descendant_count + 1;
             continue;
         }
