@@ -1,5 +1,7 @@
 #include "core/model/labels.h"
 
+#include "core/model/policy.h"
+
 #include <algorithm>
 
 namespace nd_core {
@@ -24,8 +26,6 @@ inline constexpr std::string_view WIDGET_WORDS[] = {
     "Entry", "Frame", "Grid", "Header", "Indicator", "Item", "Label", "List", "Menu", "Overlay",
     "Page", "Pane", "Paned", "Popover", "Revealer", "Row", "Scale", "Sidebar", "Slot", "Stack",
     "Switcher", "Tab", "Toolbar", "View", "Widget", "Window"};
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // CamelCase of at least two words ending in a widget word, letters and digits only.
 bool is_app_class_name(std::string_view name)
@@ -97,11 +97,8 @@ void humanize_names(std::vector<Element>& elements)
     for (std::size_t i = 0; i < elements.size(); ++i) {
         auto& e = elements[i];
         // Padding no one reads ("Undo      ": GTK3 menu items that leave room for a shortcut).
-        if (!e.name.empty() && (is_space(e.name.front()) || is_space(e.name.back()))) {
-            const auto first = std::find_if_not(e.name.begin(), e.name.end(), is_space);
-            const auto last = std::find_if_not(e.name.rbegin(), e.name.rend(), is_space).base();
-            e.name = first < last ? std::string(first, last) : std::string();
-        }
+        if (const auto trimmed = trim_space(e.name); trimmed.size() != e.name.size())
+            e.name = std::string(trimmed);
         if (e.name.empty())
             continue;
         if (is_class_name(e.name)) {

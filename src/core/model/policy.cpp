@@ -52,15 +52,6 @@ std::size_t run_length(std::string_view text, std::size_t at, Pred pred)
     return n;
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && is_space(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
 // "-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----",
 // "-----BEGIN PGP PRIVATE KEY BLOCK-----", "-----BEGIN ENCRYPTED PRIVATE KEY-----" and the like.
 // A BEGIN line that mentions PRIVATE KEY is enough: the body may be cut off and still be secret.
@@ -233,7 +224,7 @@ bool looks_like_url_or_email(std::string_view word)
 // case, digits and symbols: a copied password or key. Length counts code points, not bytes.
 bool is_secret_looking_word(std::string_view text)
 {
-    std::string_view word = trim(text);
+    std::string_view word = trim_space(text);
     std::size_t code_points = 0;
     bool has_lower = false, has_upper = false, has_digit = false, has_symbol = false;
     for (char c : word) {
@@ -253,6 +244,15 @@ bool is_secret_looking_word(std::string_view text)
 }
 
 } // namespace
+
+std::string_view trim_space(std::string_view s)
+{
+    while (!s.empty() && is_space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
 
 std::string to_lower_ascii(std::string_view s)
 {
@@ -312,7 +312,7 @@ CredentialVerdict looks_like_credential(std::string_view text, bool clipboard)
 
 namespace {
 
-std::string normalize_app(std::string_view app) { return to_lower_ascii(trim(app)); }
+std::string normalize_app(std::string_view app) { return to_lower_ascii(trim_space(app)); }
 
 } // namespace
 

@@ -35,5 +35,7 @@ private:
 };
 
 std::string to_lower_ascii(std::string_view);
+// `s` without the ASCII spaces, tabs and line breaks around it.
+std::string_view trim_space(std::string_view s);
 
 } // namespace nd_core
