@@ -9,8 +9,45 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <set>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 namespace {
+
+// LibreOffice's single-instance pipes: sockets in /tmp whatever TMPDIR says, which a stopped
+// soffice leaves behind.
+std::set<std::string> office_pipes()
+{
+    std::set<std::string> out;
+    const std::string prefix = "OSL_PIPE_" + std::to_string(::getuid()) + "_";
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/tmp", ec))
+        if (entry.path().filename().string().rfind(prefix, 0) == 0 && entry.is_socket(ec))
+            out.insert(entry.path().string());
+    return out;
+}
+
+// Removes the pipes that are in `now` and not in `before` and that no process listens on any more.
+void remove_stale_pipes(const std::set<std::string>& before)
+{
+    for (const auto& path : office_pipes()) {
+        if (before.count(path) || path.size() >= sizeof(sockaddr_un::sun_path))
+            continue;
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            continue;
+        sockaddr_un addr{};
+        addr.sun_family = AF_UNIX;
+        std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+        const bool refused = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 && errno == ECONNREFUSED;
+        ::close(fd);
+        if (refused)
+            ::unlink(path.c_str());
+    }
+}
 
 using namespace std::chrono_literals;
 using nd_test::json;
@@ -28,6 +65,7 @@ protected:
         std::string dir = (std::filesystem::temp_directory_path() / "nish-calc-XXXXXX").string();
         ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
         m_profile = dir;
+        m_pipes_before = office_pipes();
         // A fresh profile (no first-start wizard, no recovery), and the GTK3 plugin: LibreOffice's
         // own X11 plugin offers no AT-SPI.
         m_app = std::make_unique<OwnedApp>(
@@ -43,8 +81,10 @@ protected:
     void TearDown() override
     {
         call("end_session");
-        if (m_app)
+        if (m_app) {
             m_app->stop();
+            remove_stale_pipes(m_pipes_before);
+        }
         if (!m_profile.empty()) {
             std::error_code ec;
             std::filesystem::remove_all(m_profile, ec);
@@ -64,6 +104,7 @@ protected:
     }
 
     std::string m_profile;
+    std::set<std::string> m_pipes_before;
     std::unique_ptr<OwnedApp> m_app;
     json m_window;
 };

@@ -26,8 +26,9 @@ namespace nd_test {
 class LineIn {
 public:
     explicit LineIn(int fd) : m_fd(fd) {}
-    // The next line, or "" (and a test failure) when none came within the deadline.
-    std::string next(std::chrono::milliseconds deadline = std::chrono::milliseconds(5000))
+    // The next line, or "" (and a test failure) when none came within the deadline. The deadline
+    // only ends a test that fails: it is long enough for a sanitizer build started on a loaded host.
+    std::string next(std::chrono::milliseconds deadline = std::chrono::milliseconds(20000))
     {
         const auto end = std::chrono::steady_clock::now() + deadline;
         for (;;) {
