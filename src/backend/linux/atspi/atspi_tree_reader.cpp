@@ -6,10 +6,21 @@
 #include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_visible_part.h"
 
+#include <cstdio>
+
 namespace nd_linux {
 
 using nd_core::ErrorCode;
 using nd_core::make_error;
+
+namespace {
+
+long long micros(Clock::duration d)
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+}
+
+} // namespace
 
 AtspiTreeReader::AtspiTreeReader(AtspiBus& bus) : m_bus(bus), m_warm(bus) {}
 
@@ -24,13 +35,23 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
         m_last.warm = true;
         return std::move(*warm);
     }
+    const auto started = Clock::now();
     auto located = TRY(locate(window, deadline));
+    const auto located_at = Clock::now();
     m_warm.before_cold(located.app.bus);
     auto tree = TRY(read_located(located, limits, deadline));
+    const auto walked_at = Clock::now();
     m_warm.remember(window,
                     {.app = located.app, .top = located.top.ref, .limits = limits, .item_cache = located.cache != nullptr,
                      .options = m_last_options, .visible_means_showing = m_last_visible},
                     tree, deadline);
+    if (m_warm.tracing())
+        std::fprintf(stderr,
+                     "nish cold read: window %lld: locate %lld us (cache of %zu items), walk %lld us (%zu elements, %zu "
+                     "calls, %zu from the cache), frames kept for the warm reads %lld us\n",
+                     static_cast<long long>(window.window_id), static_cast<long long>(micros(located_at - started)),
+                     located.cache ? located.cache->size() : std::size_t{0}, static_cast<long long>(micros(walked_at - located_at)),
+                     m_last.elements, m_last.calls, m_last.from_cache, static_cast<long long>(micros(Clock::now() - walked_at)));
     return tree;
 }
 
@@ -133,7 +154,13 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
             continue;
         add_extents(batch, *ref, e);
     }
+    const auto started = Clock::now();
     TRY_VOID(batch.run());
+    const auto calls = batch.sent();
+    if (m_warm.tracing())
+        std::fprintf(stderr, "nish frames%s: window %lld: %zu rows, %zu calls, %lld us\n",
+                     action_names ? " and action names" : "", static_cast<long long>(window.window_id), indices.size(),
+                     calls, static_cast<long long>(micros(Clock::now() - started)));
     if (action_names)
         m_warm.learn_action_names(window.window_id, elements, indices);
     return {};

@@ -77,6 +77,7 @@ public:
     // NISH_WARM_TRACE=1 writes to stderr why a read went cold, or where a warm one's time went.
     void set_enabled(bool on) { m_enabled = on; }
     bool enabled() const { return m_enabled; }
+    bool tracing() const { return m_trace; }
 
     // Opens the event connection now (TreeReader::prepare), when warm reads are on.
     void listen()
