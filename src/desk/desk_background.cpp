@@ -149,7 +149,7 @@ nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const 
     for (; row > 0; row = framed[static_cast<std::size_t>(row)].parent) {
         const auto& e = framed[static_cast<std::size_t>(row)];
         // Names a bulk read left empty (Chromium) are asked when the action runs.
-        const bool unnamed = std::any_of(e.actions.begin(), e.actions.end(), [](const auto& a) { return a.empty(); });
+        const bool unnamed = e.action_names_pending();
         if (unnamed || nd_core::choose_action(nd_core::ActKind::click, e.actions, e.role) || e.secure())
             break;
     }

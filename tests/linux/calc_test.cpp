@@ -4,91 +4,26 @@
 // whole within a second; a number put into a cell headless reads back; scrolling brings other
 // cells into the read.
 
-#include "tool_test_support.h"
+#include "office_app.h"
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <set>
-
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
+#include <memory>
 
 namespace {
 
-// LibreOffice's single-instance pipes: sockets in /tmp whatever TMPDIR says, which a stopped
-// soffice leaves behind.
-std::set<std::string> office_pipes()
-{
-    std::set<std::string> out;
-    const std::string prefix = "OSL_PIPE_" + std::to_string(::getuid()) + "_";
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator("/tmp", ec))
-        if (entry.path().filename().string().rfind(prefix, 0) == 0 && entry.is_socket(ec))
-            out.insert(entry.path().string());
-    return out;
-}
-
-// Removes the pipes that are in `now` and not in `before` and that no process listens on any more.
-void remove_stale_pipes(const std::set<std::string>& before)
-{
-    for (const auto& path : office_pipes()) {
-        if (before.count(path) || path.size() >= sizeof(sockaddr_un::sun_path))
-            continue;
-        const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-            continue;
-        sockaddr_un addr{};
-        addr.sun_family = AF_UNIX;
-        std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-        const bool refused = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 && errno == ECONNREFUSED;
-        ::close(fd);
-        if (refused)
-            ::unlink(path.c_str());
-    }
-}
-
 using namespace std::chrono_literals;
 using nd_test::json;
-using nd_test::OwnedApp;
 
-class Calc : public nd_test::LinuxToolTest {
+class Calc : public nd_test::OfficeTest {
 protected:
     void SetUp() override
     {
-        LinuxToolTest::SetUp();
-        if (IsSkipped())
+        start_office("--calc", "libreoffice-calc", [](const std::string&) { return std::vector<std::string>{}; });
+        if (IsSkipped() || HasFatalFailure())
             return;
-        if (std::system("command -v soffice >/dev/null 2>&1") != 0)
-            GTEST_SKIP() << "LibreOffice (soffice) is not installed";
-        std::string dir = (std::filesystem::temp_directory_path() / "nish-calc-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
-        m_profile = dir;
-        m_pipes_before = office_pipes();
-        // A fresh profile (no first-start wizard, no recovery), and the GTK3 plugin: LibreOffice's
-        // own X11 plugin offers no AT-SPI.
-        m_app = std::make_unique<OwnedApp>(
-            std::vector<std::string>{"soffice", "--calc", "--norestore", "--nologo",
-                "-env:UserInstallation=file://" + m_profile},
-            std::vector<std::string>{"SAL_USE_VCLPLUGIN=gtk3"});
-        m_window = wait_for_window(*m_app, "libreoffice-calc", 1000, 90s);
-        ASSERT_FALSE(m_window.is_null());
         // The sheet fills in after the frame: wait until its cells are in the read.
         ASSERT_TRUE(nd_test::wait_until([&] { return !cell(read_all(m_window), "A1").is_null(); }, 30s));
-    }
-
-    void TearDown() override
-    {
-        call("end_session");
-        if (m_app) {
-            m_app->stop();
-            remove_stale_pipes(m_pipes_before);
-        }
-        if (!m_profile.empty()) {
-            std::error_code ec;
-            std::filesystem::remove_all(m_profile, ec);
-        }
     }
 
     static json sheet(const json& read) { return find_row(read, "table", "Sheet Sheet1"); }
@@ -102,11 +37,6 @@ protected:
         return find_row(read, "table_cell", address,
                         [&](const json& row) { return row["parent_index"] == table["element_index"]; });
     }
-
-    std::string m_profile;
-    std::set<std::string> m_pipes_before;
-    std::unique_ptr<OwnedApp> m_app;
-    json m_window;
 };
 
 // How long the reads take is printed for a person to see, not asserted: speed is the benchmarks'

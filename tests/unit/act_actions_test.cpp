@@ -2,6 +2,7 @@
 // names GTK3, GTK4, Qt, Chromium and Gecko give them.
 
 #include "core/model/act_actions.h"
+#include "core/model/element.h"
 
 #include <gtest/gtest.h>
 
@@ -135,6 +136,22 @@ TEST(ActActions, DescribeNamesWhatAnElementHas)
 {
     EXPECT_EQ(nd_core::describe_actions({}), "none");
     EXPECT_EQ(nd_core::describe_actions({"Press", "SetFocus"}), "[\"Press\", \"SetFocus\"]");
+}
+
+// A bulk read may leave action names empty (Chromium's GetActions); once the backend asked each
+// action, a name still empty is the app's own (LibreOffice's menus) and is not asked for again.
+TEST(ActActions, NamesArePendingUntilTheBackendAskedThem)
+{
+    nd_core::Element e;
+    EXPECT_FALSE(e.action_names_pending()) << "no actions: nothing to ask";
+    e.actions = {"press", "showContextMenu"};
+    EXPECT_FALSE(e.action_names_pending());
+    e.actions = {"", "showContextMenu"};
+    EXPECT_TRUE(e.action_names_pending());
+    e.action_names_asked = true;
+    EXPECT_FALSE(e.action_names_pending());
+    // An action the app leaves unnamed is not run for a click: nothing says what it does.
+    EXPECT_EQ(chosen(ActKind::click, {""}), "-");
 }
 
 } // namespace

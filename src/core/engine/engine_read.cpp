@@ -44,8 +44,7 @@ Result<SnapshotPtr> Engine::with_frames(const SnapshotPtr& snap, const std::vect
     // A row lacks its frame (deferred) or an action's name (left empty by the bulk read).
     auto lacking = [&snap, action_names](const Element& e) {
         return (snap->frames_deferred && !e.has_frame) ||
-               (action_names &&
-                   std::any_of(e.actions.begin(), e.actions.end(), [](const std::string& a) { return a.empty(); }));
+               (action_names && e.action_names_pending());
     };
     std::vector<std::int32_t> missing;
     for (auto row : rows)

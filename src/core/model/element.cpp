@@ -2,6 +2,7 @@
 
 #include "core/model/policy.h"
 
+#include <algorithm>
 #include <array>
 
 namespace nd_core {
@@ -35,5 +36,10 @@ std::vector<std::string_view> state_names(std::uint32_t states)
 }
 
 bool Element::secure() const { return is_secure_element(role, states); }
+
+bool Element::action_names_pending() const
+{
+    return !action_names_asked && std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); });
+}
 
 } // namespace nd_core

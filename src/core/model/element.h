@@ -99,6 +99,9 @@ struct Element {
     std::string description;
     std::uint32_t states = 0;
     std::vector<std::string> actions; // the element's own action names, e.g. click, activate
+    // The backend asked each action for its name after a bulk read left some empty (Chromium): a
+    // name still empty is the app's own (LibreOffice's menus), not one to ask for again.
+    bool action_names_asked = false;
     Frame frame;
     bool has_frame = false;
 
@@ -119,6 +122,8 @@ struct Element {
     bool is(State s) const { return (states & s) != 0; }
     // Secure fields are never read, typed into or shown (policy.h decides from role and states).
     bool secure() const;
+    // Some action's name is not known yet: empty, and not asked for.
+    bool action_names_pending() const;
 
     bool operator==(const Element&) const = default;
 };

@@ -24,7 +24,7 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
         return make_error(ErrorCode::element_not_ready, "element " + std::to_string(ref.index) + " is disabled");
     auto actions = e.actions;
     // A bulk read may leave names empty (Chromium): ask the element itself then.
-    if (std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); }))
+    if (e.action_names_pending())
         actions = TRY(actuator->action_names(ref.window(), e));
     if (auto choice = nd_core::choose_action(kind.act, actions, e.role)) {
         for (std::int32_t i = 0; i < choice->repeat; ++i)

@@ -109,8 +109,13 @@ namespace {
 // GetActions carries the localized names, which Chromium leaves empty; Action.GetName(i) has the
 // real one ("press", "check", "jump"). Asked only for the rows a full view returns: a read of every
 // element would pay one call per action (about 20 µs pipelined; a Chromium page has two a node).
-void name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
+// Once asked, the element says so (Element::action_names_asked): a name the app leaves empty in both
+// (LibreOffice's menus) is not asked again at the next read. A batch that does not finish fails the
+// view, whose copy of the rows is then dropped.
+std::size_t name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
 {
+    std::size_t asked = 0;
+    e.action_names_asked = true;
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         if (!e.actions[i].empty())
             continue;
@@ -119,10 +124,13 @@ void name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
                   [at](sd_bus_message* m) { return sd_bus_message_append(m, "i", at); },
                   [&e, i](const Reply& r) {
                       std::string name;
+                      // An error is an answer too (an index the app does not serve): the name stays empty.
                       if (r.ok() && read_string(r.message, name) >= 0 && i < e.actions.size())
                           e.actions[i] = cut_utf8(name, 256);
                   });
+        ++asked;
     }
+    return asked;
 }
 
 } // namespace
@@ -147,8 +155,8 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
                 });
             continue;
         }
-        if (action_names)
-            name_actions(batch, *ref, e);
+        if (action_names && e.action_names_pending())
+            m_action_name_calls += name_actions(batch, *ref, e);
         // Objects that are not showing report no real place (the walk's rule too).
         if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
             continue;

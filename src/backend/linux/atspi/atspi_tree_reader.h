@@ -50,6 +50,8 @@ public:
         bool warm = false;      // answered from the last read and the app's events (atspi_warm.h)
     };
     const LastRead& last_read() const { return m_last; }
+    // Action.GetName calls sent by read_frames so far (a warm read's view asks none again).
+    std::size_t action_name_calls() const { return m_action_name_calls; }
     WarmTrees& warm() { return m_warm; }
 
 private:
@@ -59,6 +61,7 @@ private:
     std::unordered_set<std::string> m_no_cache;
     std::uint64_t m_bus_generation = 0; // m_no_cache's names belong to this connection of the bus
     LastRead m_last;
+    std::size_t m_action_name_calls = 0;
     WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it
     bool m_last_visible = false;  // whether visible stood for showing in it
     // The last focused child seen in each container that manages its descendants (bounded).

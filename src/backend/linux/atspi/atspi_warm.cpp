@@ -466,9 +466,10 @@ void WarmTrees::learn_action_names(std::int64_t window_id, const std::vector<nd_
         if (row < 0 || at >= elements.size() || at >= kept.size() || kept[at].key != elements[at].key)
             continue;
         const auto& x = elements[at];
-        if (!x.actions.empty() && kept[at].actions != x.actions &&
-            std::none_of(x.actions.begin(), x.actions.end(), [](const auto& a) { return a.empty(); })) {
+        if (!x.actions.empty() && !x.action_names_pending() &&
+            (kept[at].actions != x.actions || kept[at].action_names_asked != x.action_names_asked)) {
             kept[at].actions = x.actions;
+            kept[at].action_names_asked = x.action_names_asked;
             learned = true;
         }
     }
