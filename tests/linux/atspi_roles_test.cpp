@@ -79,6 +79,28 @@ TEST(AtspiKeys, round_trip_and_refuse_what_is_not_ours)
     EXPECT_TRUE(ObjectRef({":1.2", "/org/a11y/atspi/null"}).null());
 }
 
+// A Qt item view's cell: its key names the view, its index and a hash of its name, and reads back
+// as the view's child at that index; another name at the same place is another key.
+TEST(AtspiKeys, positional_keys_name_the_place_and_the_text)
+{
+    ObjectRef view{":1.42", "/org/a11y/atspi/accessible/17"};
+    const auto key = positional_key(view, 5, "Getting Started");
+    EXPECT_EQ(key.rfind(":1.42|/org/a11y/atspi/accessible/17|5~", 0), 0u) << key;
+    EXPECT_FALSE(parse_key(key)) << "not an object path of its own";
+    auto child = parse_child_key(key);
+    ASSERT_TRUE(child);
+    EXPECT_EQ(child->container, view);
+    EXPECT_EQ(child->row, 5);
+    EXPECT_EQ(child->column, -1);
+    EXPECT_EQ(positional_key(view, 5, "Getting Started"), key);
+    EXPECT_NE(positional_key(view, 5, "Getting started"), key);
+    EXPECT_NE(positional_key(view, 6, "Getting Started"), key);
+    EXPECT_EQ(parse_child_key(child_key(view, 3, 2))->column, 2);
+    EXPECT_FALSE(parse_child_key(":1.42|/org/a11y/atspi/accessible/17|x~00"));
+    EXPECT_TRUE(is_item_view_role(65)); // tree
+    EXPECT_FALSE(is_item_view_role(39)); // panel
+}
+
 TEST(AtspiValues, numbers_and_cuts)
 {
     EXPECT_EQ(format_number(42.0), "42");

@@ -289,4 +289,25 @@ TEST_F(Qt5Acts, StandardDialogsOpenFromAHeadlessClick)
         << "no input dialog";
 }
 
+// Qt makes a tree view's cells anew, under new object paths, each time they are asked for: their
+// keys name where they sit and what they show (positional keys, atspi_message.h), so reading the
+// unchanged view again keeps its snapshot id, and a token from a read acts on its cell. Before,
+// every read of such a window was a new structure and every act on it stale_element_token.
+TEST_F(Qt5Acts, ATreeViewsCellsKeepTheirTokensFromReadToRead)
+{
+    open({nd_test::qt5_example("widgets/itemviews/editabletreemodel/editabletreemodel")}, "editabletreemodel", 20);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    const auto first = all["snapshot_id"];
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(fresh()["snapshot_id"], first) << "read " << i << " of an unchanged tree view is a new structure";
+    const auto cell = nth(all, "table_cell", "Getting Started");
+    ASSERT_FALSE(cell.is_null());
+    EXPECT_TRUE(cell.contains("frame")) << cell.dump();
+    EXPECT_FALSE(has(cell, "selected"));
+    click(cell, "the tree view's cell");
+    EXPECT_TRUE(eventually([](const json& a) { return has(nth(a, "table_cell", "Getting Started"), "selected"); }))
+        << "the cell was not selected";
+}
+
 } // namespace

@@ -50,6 +50,18 @@ std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t
     return key;
 }
 
+std::string positional_key(const ObjectRef& view, std::int32_t index, std::string_view name)
+{
+    std::uint64_t h = 1469598103934665603ull; // FNV-1a
+    for (unsigned char c : name) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return child_key(view, index, -1) + "~" + hex;
+}
+
 std::optional<ChildKey> parse_child_key(std::string_view key)
 {
     auto bar = key.rfind('|');
@@ -60,6 +72,7 @@ std::optional<ChildKey> parse_child_key(std::string_view key)
         return std::nullopt;
     ChildKey out{*container};
     auto pos = key.substr(bar + 1);
+    pos = pos.substr(0, pos.find('~')); // a positional key's name hash
     auto comma = pos.find(',');
     auto number = [](std::string_view text, std::int32_t& v) {
         auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

@@ -43,6 +43,11 @@ struct ChildKey {
 };
 std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t column);
 std::optional<ChildKey> parse_child_key(std::string_view key);
+// A Qt item view's cell, made anew each time it is asked for (WalkOptions::positional_item_views):
+// its index in the view and a hash of its name, "<bus name>|<view path>|<index>~<hash>". Read back
+// by parse_child_key as the view's child at that index. A cell whose text changes, or another cell
+// at its place, gets another key: a token never acts on what the model did not see there.
+std::string positional_key(const ObjectRef& view, std::int32_t index, std::string_view name);
 
 struct ObjectRefHash {
     std::size_t operator()(const ObjectRef& r) const;

@@ -120,6 +120,20 @@ std::uint32_t interface_bit(std::string_view name)
     return 0;
 }
 
+bool is_item_view_role(std::uint32_t role)
+{
+    switch (role) {
+    case 31:  // list
+    case 55:  // table
+    case 65:  // tree
+    case 66:  // tree_table
+    case 98:  // list_box
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool is_text_role(std::uint32_t role)
 {
     switch (role) {

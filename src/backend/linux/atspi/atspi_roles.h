@@ -85,6 +85,8 @@ std::uint32_t interface_bit(std::string_view name);
 
 // What value an element shows, by role: its text (Text.GetText) or its number (Value).
 bool is_text_role(std::uint32_t role);
+// The views of items whose children are cells or rows: list, table, tree, tree_table, list_box.
+bool is_item_view_role(std::uint32_t role);
 bool is_value_role(std::uint32_t role);
 // Password roles, and any role the policy reads as secure (errs towards secure).
 bool is_secure_role(std::uint32_t role);

@@ -4,6 +4,7 @@
 #include "backend/linux/atspi/atspi_locator.h"
 #include "backend/linux/atspi/atspi_message.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_toolkit.h"
 #include "backend/linux/atspi/atspi_visible_part.h"
 
 #include <cstdio>
@@ -55,6 +56,17 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     return tree;
 }
 
+bool AtspiTreeReader::is_qt(const std::string& app)
+{
+    auto known = m_qt_apps.find(app);
+    if (known != m_qt_apps.end())
+        return known->second;
+    if (m_qt_apps.size() >= 1024)
+        m_qt_apps.clear();
+    const auto toolkit = toolkit_name(m_bus, app);
+    return m_qt_apps[app] = toolkit == "Qt" || toolkit == "QT";
+}
+
 nd_core::Result<void> AtspiTreeReader::sync_app(const nd_core::WindowInfo& window, std::chrono::milliseconds deadline)
 {
     const Deadline until = deadline_in(deadline);
@@ -82,6 +94,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
 {
     WalkOptions options = m_options;
     options.property_gets = located.cache == nullptr;
+    options.positional_item_views = is_qt(located.app.bus);
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     walk.remember_focus_in(&m_focused_children);

@@ -29,6 +29,7 @@ struct TreeWalk::Node {
     bool visible_child = false; // one of the visible part of a container that manages its descendants
     nd_core::ManagedChildren managed;
     std::string stable_key; // for a visible child: where it sits (child_key), since its path changes
+    std::int32_t position = -1; // a Qt item view's cell: its index in the view (positional_key)
 
     nd_core::Frame frame;
     bool has_frame = false;
@@ -289,7 +290,10 @@ TreeWalk::FocusedChildren TreeWalk::focused_children() const
 void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool visible_part)
 {
     std::int32_t depth = m_nodes[static_cast<std::size_t>(index)]->depth + 1;
-    for (const auto& kid : kids) {
+    const bool positional = m_options.positional_item_views && !visible_part &&
+                            is_item_view_role(m_nodes[static_cast<std::size_t>(index)]->role);
+    for (std::size_t k = 0; k < kids.size(); ++k) {
+        const auto& kid = kids[k];
         if (kid.null() || m_seen.count(kid))
             continue; // a cycle or a duplicate would make the preorder infinite
         int child = add_node(kid, index, depth);
@@ -299,6 +303,8 @@ void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool 
         }
         m_nodes[static_cast<std::size_t>(index)]->children.push_back(child);
         m_nodes[static_cast<std::size_t>(child)]->visible_child = visible_part;
+        if (positional)
+            m_nodes[static_cast<std::size_t>(child)]->position = static_cast<std::int32_t>(k);
         start(child);
     }
 }
@@ -387,6 +393,8 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.frame = n.frame;
     e.has_frame = n.has_frame;
     e.key = n.stable_key.empty() ? n.ref.key() : n.stable_key;
+    if (n.position >= 0 && n.parent >= 0)
+        e.key = positional_key(m_nodes[static_cast<std::size_t>(n.parent)]->ref, n.position, e.name);
     e.managed = n.managed;
     e.children_cut = n.cut;
     return e;

@@ -47,6 +47,10 @@ struct WalkOptions {
     // inside a secure field (everything below one is secure too).
     int visible_means_showing = -1;
     bool inside_secure = false;
+    // Qt makes the cells of its item views (QTreeView, QTableView, QListView) anew, under a new
+    // object path, each time they are asked for: their keys name where they sit and what they
+    // show instead (positional_key), so that an unchanged view reads as the same structure.
+    bool positional_item_views = false;
 };
 
 class TreeWalk {

@@ -157,7 +157,12 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
         return;
     // The visible part of a container that manages its descendants follows scrolling, which no
     // event announces: such windows are always read cold.
-    if (std::any_of(tree.elements.begin(), tree.elements.end(), [](const auto& x) { return x.managed.on; })) {
+    // Nor do Qt's item views announce the cells they make anew at each read (positional keys,
+    // atspi_message.h), which a warm read could not ask again by path.
+    const bool positional = cold.options.positional_item_views;
+    if (std::any_of(tree.elements.begin(), tree.elements.end(), [positional](const auto& x) {
+            return x.managed.on || (positional && x.key.find('~') != std::string::npos);
+        })) {
         m_entries.erase(window_id);
         return;
     }
