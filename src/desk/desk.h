@@ -37,6 +37,7 @@ public:
     Desk(nd_core::Backend& backend, DeskConfig config) : m_backend(backend), m_config(std::move(config)) {}
 
     nd_core::Backend& backend() { return m_backend; }
+    const nd_core::Backend& backend() const { return m_backend; }
     const DeskConfig& config() const { return m_config; }
     SafetyStop& safety_stop() { return m_safety_stop; }
     // Who answers confirm mode's questions (desk_confirm.h): the host's control channel when the

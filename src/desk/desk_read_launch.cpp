@@ -137,7 +137,10 @@ nd_core::Result<Launched> launch_named(const Desk& desk, const std::string& app)
         return nd_core::make_error(nd_core::ErrorCode::invalid_arguments,
             "app: no executable \"" + app.substr(0, 200) + "\" is on the daemon's PATH: check the name (desk_windows shows "
             "the apps' executable names)");
-    return launch_app(executable, desk.config().model_key_variables());
+    auto hidden = desk.config().model_key_variables();
+    for (auto& name : desk.backend().launch_env_hidden())
+        hidden.push_back(std::move(name));
+    return launch_app(executable, hidden);
 }
 
 } // namespace nd_desk

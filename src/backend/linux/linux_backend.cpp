@@ -1,8 +1,11 @@
 #include "backend/linux/linux_backend.h"
 
+#include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_toolkit.h"
 #include "backend/linux/linux_registry.h"
 #include "backend/linux/x11/x11_input_lease.h"
+
+#include <cstdlib>
 
 namespace nd_linux {
 
@@ -84,6 +87,17 @@ nd_core::BackgroundRoutes LinuxBackend::background_routes(const nd_core::WindowI
         }
     }
     return nd_core::background_routes(toolkit, window.app);
+}
+
+std::vector<std::string> LinuxBackend::launch_env_hidden() const
+{
+    const char* env = std::getenv("AT_SPI_BUS_ADDRESS");
+    if (!env || !*env)
+        return {};
+    auto announced = address_from_session_bus(std::chrono::milliseconds(500));
+    if (announced && *announced == env)
+        return {"AT_SPI_BUS_ADDRESS"};
+    return {};
 }
 
 nd_core::RegistryReport LinuxBackend::registry()

@@ -63,6 +63,10 @@ public:
     // The per-display takeover lock for one desk act (x11_input_lease.h).
     nd_core::Result<std::unique_ptr<nd_core::InputLease>> lease_input() override;
     nd_core::RegistryReport registry() override;
+    // AT_SPI_BUS_ADDRESS, when this process has it and the session bus announces the same address:
+    // a Qt 6 app that inherits it never joins the bus (its bridge takes the variable's address
+    // before anyone listens for "enabled"), and every toolkit finds the bus on the session bus.
+    std::vector<std::string> launch_env_hidden() const override;
     nd_core::WindowControl* window_control() override { return m_window_control.get(); }
     nd_core::Result<std::vector<std::string>> key_bindings(const nd_core::WindowInfo&, const std::vector<nd_core::Element>&,
         std::chrono::milliseconds deadline) override;

@@ -25,6 +25,7 @@
 #include "core/backend/registry.h"
 
 #include <string>
+#include <vector>
 
 namespace nd_core {
 
@@ -57,6 +58,9 @@ public:
     virtual Result<std::unique_ptr<InputLease>> lease_input() { return free_input_lease(); }
 
     virtual RegistryReport registry() = 0;
+    // Environment variables an app the desk starts must not inherit from this process (the Linux
+    // backend: AT_SPI_BUS_ADDRESS when the session bus announces the same bus, docs/linux-atspi.md).
+    virtual std::vector<std::string> launch_env_hidden() const { return {}; }
     // The platform's own consent dialog (§6), the default consent provider with this backend;
     // null when the backend has none (then only --consent auto grants anything).
     virtual ConsentProvider* consent_dialog() { return nullptr; }
