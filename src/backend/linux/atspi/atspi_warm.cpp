@@ -156,22 +156,22 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     if (!m_enabled || !m_events || window_id == 0)
         return;
     // The visible part of a container that manages its descendants follows scrolling, which no
-    // event announces: such windows are always read cold.
-    // Nor do Qt's item views announce the cells they make anew at each read (positional keys,
-    // atspi_message.h), which a warm read could not ask again by path.
+    // event announces: such windows are always read cold. Nor do Qt's item views announce the
+    // cells they make anew at each read (positional keys, atspi_message.h), which a warm read
+    // could not ask again by path. Their showing rows are framed all the same, as for any read.
     const bool positional = cold.options.positional_item_views;
-    if (std::any_of(tree.elements.begin(), tree.elements.end(), [positional](const auto& x) {
-            return x.managed.on || (positional && x.key.find('~') != std::string::npos);
-        })) {
+    const bool never_warm = std::any_of(tree.elements.begin(), tree.elements.end(), [positional](const auto& x) {
+        return x.managed.on || (positional && x.key.find('~') != std::string::npos);
+    });
+    if (never_warm)
         m_entries.erase(window_id);
-        return;
-    }
-    if (m_entries.size() >= MAX_WINDOWS && !m_entries.count(window_id)) {
+    if (!never_warm && m_entries.size() >= MAX_WINDOWS && !m_entries.count(window_id)) {
         auto oldest = std::min_element(m_entries.begin(), m_entries.end(),
             [](const auto& a, const auto& b) { return a.second.last_used < b.second.last_used; });
         m_entries.erase(oldest);
     }
-    Entry& e = m_entries[window_id];
+    Entry scratch;
+    Entry& e = never_warm ? scratch : m_entries[window_id];
     e = Entry{};
     e.cold = cold;
     if (cold.item_cache)
@@ -184,7 +184,13 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     // The frames of the showing rows: what the next warm read tells a scroll by. The read returns
     // them too, so that its view does not ask for them again.
     if (!refresh_frames(e, deadline, nullptr)) {
+        tree = std::move(e.tree); // the read as it was: its views ask for the frames it lacks
         m_entries.erase(window_id);
+        return;
+    }
+    if (never_warm) {
+        // Children without an object of their own keep their frames to the views (deferred).
+        tree = std::move(e.tree);
         return;
     }
     // Every frame a view reads is in: none is left for later.

@@ -27,7 +27,7 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
                          (!options.deferred_frames || i == 0 || x.secure() || showing) && parse_key(x.key);
         if (ask) {
             asks.push_back({static_cast<std::int32_t>(i)});
-        } else {
+        } else if (parse_key(x.key)) { // a child without an object of its own keeps what the walk read
             if (changed && x.has_frame)
                 *changed = true;
             x.has_frame = false;
