@@ -33,8 +33,14 @@ protected:
         });
         if (IsSkipped() || HasFatalFailure())
             return;
-        // The document fills in after the frame: wait until its first paragraph is in the read.
-        ASSERT_TRUE(nd_test::wait_until([&] { return !paragraph(read_all(m_window), 0).is_null(); }, 30s));
+        // The document fills in after the frame, a paragraph at a time on a loaded host: wait
+        // until the first three are in the read.
+        ASSERT_TRUE(nd_test::wait_until(
+            [&] {
+                const auto read = read_all(m_window);
+                return !paragraph(read, 0).is_null() && !paragraph(read, 1).is_null() && !paragraph(read, 2).is_null();
+            },
+            30s));
     }
 
     // The paragraph holding line `n` of the notes, or null.
