@@ -33,14 +33,29 @@ protected:
         });
         if (IsSkipped() || HasFatalFailure())
             return;
-        // The document fills in after the frame, a paragraph at a time on a loaded host: wait
-        // until the first three are in the read.
+        // The document fills in after the frame: wait until its first paragraph and three
+        // paragraphs in all are in the read. Paragraphs LibreOffice made while it was still
+        // loading the file may keep reporting the empty text they had then (docs/linux-atspi.md,
+        // "Apps no test names"), so the tests find them by their place, not by their text.
         ASSERT_TRUE(nd_test::wait_until(
             [&] {
                 const auto read = read_all(m_window);
-                return !paragraph(read, 0).is_null() && !paragraph(read, 1).is_null() && !paragraph(read, 2).is_null();
+                return !paragraph(read, 0).is_null() && paragraphs(read).size() >= 3;
             },
             30s));
+    }
+
+    // The paragraphs of the document, in order.
+    static std::vector<json> paragraphs(const json& read)
+    {
+        std::vector<json> out;
+        const auto document = find_row(read, "document_text");
+        if (document.is_null())
+            return out;
+        for (const auto& row : read["elements"])
+            if (row["role"] == "paragraph" && row["parent_index"] == document["element_index"])
+                out.push_back(row);
+        return out;
     }
 
     // The paragraph holding line `n` of the notes, or null.
@@ -54,24 +69,23 @@ protected:
 TEST_F(Writer, paragraphs_on_screen_take_typed_text_and_values_headless)
 {
     auto all = read_all(m_window);
-    const auto document = find_row(all, "document_text");
-    ASSERT_FALSE(document.is_null());
-    int paragraphs = 0;
-    for (const auto& row : all["elements"])
-        paragraphs += row["role"] == "paragraph" && row["parent_index"] == document["element_index"];
+    const auto rows = paragraphs(all);
     // The paragraphs a person sees, not the whole document.
-    EXPECT_GT(paragraphs, 5);
-    EXPECT_LT(paragraphs, LINES);
+    EXPECT_GT(rows.size(), 5u);
+    EXPECT_LT(rows.size(), static_cast<std::size_t>(LINES));
     const auto first = paragraph(all, 0);
     ASSERT_FALSE(first.is_null());
     EXPECT_TRUE(has_state(first, "editable"));
+    ASSERT_GE(rows.size(), 3u);
+    ASSERT_EQ(rows[0]["element_index"], first["element_index"]);
 
-    const auto second = paragraph(all, 1);
-    ASSERT_FALSE(second.is_null());
+    const auto second = rows[1];
+    const auto third = rows[2];
+    // Empty when LibreOffice made them while loading the file: the edits below correct for that.
+    std::printf("Writer: the second and third paragraphs reported \"%s\" and \"%s\"\n",
+                second.value("value", "").c_str(), third.value("value", "").c_str());
     auto typed = call("type_text", {{"element_token", second["element_token"]}, {"text", " Typed here."}});
     ASSERT_FALSE(typed.is_error) << typed.text;
-    const auto third = paragraph(all, 2);
-    ASSERT_FALSE(third.is_null());
     auto set = call("set_value", {{"element_token", third["element_token"]}, {"value", "Replaced by set_value."}});
     ASSERT_FALSE(set.is_error) << set.text;
     EXPECT_NE(set.text.find("readback match"), std::string::npos) << set.text;
@@ -79,8 +93,8 @@ TEST_F(Writer, paragraphs_on_screen_take_typed_text_and_values_headless)
     all = read_all(m_window);
     const auto after_typing = row_at(all, second);
     EXPECT_EQ(after_typing["role"], "paragraph");
-    EXPECT_NE(after_typing.value("value", "").find("Typed here."), std::string::npos) << after_typing.dump();
-    EXPECT_NE(after_typing.value("value", "").find("Line 1 of the notes."), std::string::npos) << after_typing.dump();
+    // At the end of the line, also when the paragraph reported less text than it held.
+    EXPECT_EQ(after_typing.value("value", ""), "Line 1 of the notes. Typed here.") << after_typing.dump();
     EXPECT_EQ(row_at(all, third).value("value", ""), "Replaced by set_value.");
     EXPECT_FALSE(paragraph(all, 0).is_null()) << "the paragraph above was changed too";
 }

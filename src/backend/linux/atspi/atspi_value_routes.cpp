@@ -1,5 +1,7 @@
 #include "backend/linux/atspi/atspi_value_routes.h"
 
+#include "backend/linux/atspi/atspi_text_lag.h"
+
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
 #include "core/model/act_actions.h"
@@ -237,6 +239,19 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
         got = TRY(read_text(ref));
         return got == value;
     }));
+    if (!matched && got != before) {
+        // The app replaced only the text it had reported, which lagged what it holds
+        // (atspi_text_lag.h); the edit brought its text up to date, so once more.
+        if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
+                           [&copy](sd_bus_message* m) { return sd_bus_message_append(m, "s", copy.c_str()); })))
+            return make_error(ErrorCode::action_failed,
+                              "the element's text changed but reads back different from the value, and the app "
+                              "refused EditableText.SetTextContents when asked again");
+        matched = TRY(settle([&]() -> nd_core::Result<bool> {
+            got = TRY(read_text(ref));
+            return got == value;
+        }));
+    }
     if (matched)
         return {};
     if (got == before)
@@ -388,12 +403,50 @@ nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view 
         return {};
     // The inserted text may be filtered or cut by the field, so only a text that did not change
     // at all counts as not taken.
-    if (TRY(settle([&]() -> nd_core::Result<bool> { return TRY(read_text(ref)) != before; })))
-        return {};
+    std::string after;
+    if (TRY(settle([&]() -> nd_core::Result<bool> {
+            after = TRY(read_text(ref));
+            return after != before;
+        })))
+        return caret >= 0 ? nd_core::Result<void>{} : move_to_end(ref, before, after, position, text);
     return no_route(ErrorCode::action_failed, EditKind::text, role,
                     "it took EditableText.InsertText but its text did not change (Gecko's EditableText does nothing "
                     "on web text fields)",
                     TYPE_IN_TAKEOVER);
+}
+
+nd_core::Result<void> ValueRoutes::move_to_end(const ObjectRef& ref, const std::string& before, const std::string& after,
+                                               std::int32_t position, std::string_view text)
+{
+    const std::int32_t length = utf8_length(text);
+    if (!inserted_short_of_the_end(before, after, position, text))
+        return {};
+    // The field held text it had not reported (atspi_text_lag.h): the text goes in again at the
+    // end it reports now, then comes out where it went in first, so that it is never lost.
+    const std::int32_t end = utf8_length(after);
+    std::string copy(text);
+    const std::string expected = before + after.substr(before.size() + text.size()) + copy;
+    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
+                       [end, &copy, length](sd_bus_message* m) {
+                           return sd_bus_message_append(m, "isi", end, copy.c_str(), length);
+                       })))
+        return make_error(ErrorCode::action_failed,
+                          "the text went in at character " + std::to_string(position) +
+                              ", short of the end: the field held more text than it reported, and it refused the "
+                              "text again at its end");
+    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "DeleteText"},
+                       [position, length](sd_bus_message* m) {
+                           return sd_bus_message_append(m, "ii", position, position + length);
+                       })))
+        return make_error(ErrorCode::action_failed,
+                          "the text went in at character " + std::to_string(position) +
+                              " and again at the end (the field held more text than it reported), and the field "
+                              "refused to take out the first");
+    if (TRY(settle([&]() -> nd_core::Result<bool> { return TRY(read_text(ref)) == expected; })))
+        return {};
+    return make_error(ErrorCode::action_failed,
+                      "the text went in short of the end (the field held more text than it reported) and, moved "
+                      "to the end, reads back otherwise than expected");
 }
 
 nd_core::Result<std::string> ValueRoutes::read(const LiveObject& o)

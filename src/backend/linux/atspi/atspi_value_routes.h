@@ -74,6 +74,10 @@ private:
     nd_core::Result<double> read_number(const ObjectRef&);
     nd_core::Result<std::string> read_text(const ObjectRef&);
     nd_core::Result<bool> call_bool(const Method&, const ArgWriter&);
+    // After `text` went in at `position`, the reported end (`before`) of a field with no caret:
+    // when the field held more text than it reported (atspi_text_lag.h), moves the text to the real end.
+    nd_core::Result<void> move_to_end(const ObjectRef&, const std::string& before, const std::string& after,
+                                      std::int32_t position, std::string_view text);
     // Polls `check` until it holds or the read-back wait ends; false when it never held.
     nd_core::Result<bool> settle(const std::function<nd_core::Result<bool>()>& check);
 
