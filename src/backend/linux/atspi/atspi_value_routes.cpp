@@ -1,9 +1,8 @@
 #include "backend/linux/atspi/atspi_value_routes.h"
 
-#include "backend/linux/atspi/atspi_text_lag.h"
-
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_text_lag.h"
 #include "core/model/act_actions.h"
 
 #include <algorithm>

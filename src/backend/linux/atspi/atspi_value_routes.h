@@ -53,8 +53,8 @@ public:
 
     // Writes `value` by the first route of the element's kind whose read-back matches.
     nd_core::Result<void> set(const LiveObject&, std::string_view value);
-    // Inserts `text` at the caret (else at the end) through EditableText and checks that the text
-    // changed.
+    // Inserts `text` at the caret (else at the end: the real one when the field reported less
+    // text than it held, atspi_text_lag.h) through EditableText and checks that the text changed.
     nd_core::Result<void> insert(const LiveObject&, std::string_view text);
     // The value as set compares it: a number, the text, or the selected option's name.
     nd_core::Result<std::string> read(const LiveObject&);
