@@ -3,6 +3,7 @@
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_text_lag.h"
+#include "core/encode/utf8.h"
 #include "core/model/act_actions.h"
 
 #include <algorithm>
@@ -31,14 +32,8 @@ constexpr const char* TYPE_IN_TAKEOVER =
 constexpr const char* PICK_IN_TAKEOVER =
     "foreground clicks on the select and then on its option in a takeover session may work";
 
-std::int32_t utf8_length(std::string_view s)
-{
-    std::int32_t n = 0;
-    for (char c : s)
-        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
-            ++n;
-    return n;
-}
+// Characters, as AT-SPI's text offsets count them.
+std::int32_t char_count(std::string_view s) { return static_cast<std::int32_t>(nd_core::utf8_length(s)); }
 
 bool same_number(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(a)); }
 
@@ -225,8 +220,11 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
     if (readable)
         before = TRY(read_text(ref));
     std::string copy(value);
-    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
-                       [&copy](sd_bus_message* m) { return sd_bus_message_append(m, "s", copy.c_str()); }))) {
+    auto set_contents = [&]() {
+        return call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
+                         [&copy](sd_bus_message* m) { return sd_bus_message_append(m, "s", copy.c_str()); });
+    };
+    if (!TRY(set_contents())) {
         nd_core::Error err(ErrorCode::action_failed, "EditableText.SetTextContents was refused by the app");
         err.escalation_reason = TYPE_IN_TAKEOVER;
         return err;
@@ -234,22 +232,21 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
     if (!readable)
         return {};
     std::string got;
-    bool matched = TRY(settle([&]() -> nd_core::Result<bool> {
-        got = TRY(read_text(ref));
-        return got == value;
-    }));
+    auto reads_back = [&]() {
+        return settle([&]() -> nd_core::Result<bool> {
+            got = TRY(read_text(ref));
+            return got == value;
+        });
+    };
+    bool matched = TRY(reads_back());
     if (!matched && got != before) {
         // The app replaced only the text it had reported, which lagged what it holds
         // (atspi_text_lag.h); the edit brought its text up to date, so once more.
-        if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "SetTextContents"},
-                           [&copy](sd_bus_message* m) { return sd_bus_message_append(m, "s", copy.c_str()); })))
+        if (!TRY(set_contents()))
             return make_error(ErrorCode::action_failed,
                               "the element's text changed but reads back different from the value, and the app "
                               "refused EditableText.SetTextContents when asked again");
-        matched = TRY(settle([&]() -> nd_core::Result<bool> {
-            got = TRY(read_text(ref));
-            return got == value;
-        }));
+        matched = TRY(reads_back());
     }
     if (matched)
         return {};
@@ -360,6 +357,16 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
                     "neither the popup's Selection.SelectChild nor the option's own action selected it", PICK_IN_TAKEOVER);
 }
 
+nd_core::Result<bool> ValueRoutes::insert_text(const ObjectRef& ref, std::int32_t position, std::string_view text)
+{
+    std::string copy(text);
+    const std::int32_t length = char_count(text);
+    return call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
+                     [position, &copy, length](sd_bus_message* m) {
+                         return sd_bus_message_append(m, "isi", position, copy.c_str(), length);
+                     });
+}
+
 nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view text)
 {
     const auto role = atspi_role_name(o.role);
@@ -388,12 +395,7 @@ nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view 
     // At the caret when there is one, else at the end (G_MAXINT-like offsets clamp in toolkits,
     // but a known count is exact).
     std::int32_t position = caret >= 0 ? caret : (count >= 0 ? count : INT32_MAX);
-    std::string copy(text);
-    std::int32_t length = utf8_length(text);
-    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
-                       [position, &copy, length](sd_bus_message* m) {
-                           return sd_bus_message_append(m, "isi", position, copy.c_str(), length);
-                       }))) {
+    if (!TRY(insert_text(ref, position, text))) {
         nd_core::Error err(ErrorCode::action_failed, "EditableText.InsertText was refused by the app");
         err.escalation_reason = TYPE_IN_TAKEOVER;
         return err;
@@ -417,18 +419,13 @@ nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view 
 nd_core::Result<void> ValueRoutes::move_to_end(const ObjectRef& ref, const std::string& before, const std::string& after,
                                                std::int32_t position, std::string_view text)
 {
-    const std::int32_t length = utf8_length(text);
     if (!inserted_short_of_the_end(before, after, position, text))
         return {};
     // The field held text it had not reported (atspi_text_lag.h): the text goes in again at the
     // end it reports now, then comes out where it went in first, so that it is never lost.
-    const std::int32_t end = utf8_length(after);
-    std::string copy(text);
-    const std::string expected = before + after.substr(before.size() + text.size()) + copy;
-    if (!TRY(call_bool({ref.bus, ref.path, IFACE_EDITABLE_TEXT, "InsertText"},
-                       [end, &copy, length](sd_bus_message* m) {
-                           return sd_bus_message_append(m, "isi", end, copy.c_str(), length);
-                       })))
+    const std::int32_t length = char_count(text);
+    const std::string expected = before + after.substr(before.size() + text.size()) + std::string(text);
+    if (!TRY(insert_text(ref, char_count(after), text)))
         return make_error(ErrorCode::action_failed,
                           "the text went in at character " + std::to_string(position) +
                               ", short of the end: the field held more text than it reported, and it refused the "

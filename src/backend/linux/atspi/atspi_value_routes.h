@@ -74,6 +74,8 @@ private:
     nd_core::Result<double> read_number(const ObjectRef&);
     nd_core::Result<std::string> read_text(const ObjectRef&);
     nd_core::Result<bool> call_bool(const Method&, const ArgWriter&);
+    // EditableText.InsertText of `text` at character `position`: whether the app took it.
+    nd_core::Result<bool> insert_text(const ObjectRef&, std::int32_t position, std::string_view text);
     // After `text` went in at `position`, the reported end (`before`) of a field with no caret:
     // when the field held more text than it reported (atspi_text_lag.h), moves the text to the real end.
     nd_core::Result<void> move_to_end(const ObjectRef&, const std::string& before, const std::string& after,
