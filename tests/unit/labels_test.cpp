@@ -93,3 +93,90 @@ TEST(Labels, TheStructureHashDoesNotDependOnNames)
     humanize_names(s.elements);
     EXPECT_EQ(finish_tree(s.elements), before);
 }
+
+// A cell, an item or a label shows its name: an app's text of a class name's shape ("MainWindow"
+// in Qt Linguist's list of contexts) is kept there, unless its last word is the element's own kind.
+TEST(Labels, TextOfAClassNamesShapeIsKeptWhereItIsWhatTheElementShows)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Qt Linguist");
+    const auto tree = t.add(0, "tree", "");
+    t.add(tree, "table_cell", "MainWindow");        // 2: a context of the app being translated
+    t.add(tree, "table_cell", "SettingsDialog");    // 3
+    t.add(tree, "table_cell", "NautilusGridCell");  // 4: the cell's own class
+    t.add(tree, "table_cell", "QWidget");           // 5: a toolkit's class on any role
+    t.add(0, "label", "PreferencesWindow");          // 6
+    t.add(0, "label", "EditorStatusLabel");          // 7
+    t.add(0, "panel", "EditorPage");                 // 8: a container's name is never its text
+    t.add(0, "page_tab", "StartPage");               // 9
+    t.add(0, "link", "ReleaseNotesView");            // 10
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[2].name, "MainWindow");
+    EXPECT_EQ(s.elements[3].name, "SettingsDialog");
+    EXPECT_EQ(s.elements[4].name, "");
+    EXPECT_EQ(s.elements[5].name, "");
+    EXPECT_EQ(s.elements[6].name, "PreferencesWindow");
+    EXPECT_EQ(s.elements[7].name, "");
+    EXPECT_EQ(s.elements[8].name, "");
+    EXPECT_EQ(s.elements[9].name, "");
+    EXPECT_EQ(s.elements[10].name, "ReleaseNotesView");
+}
+
+// Qt leaves a field unnamed when its label has no buddy: the label just before it names it, as a
+// person reads it, when the two are their box's only label and only field. Nothing else does.
+TEST(Labels, AnUnnamedFieldTakesTheLabelOfItsBox)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Qt Linguist");
+    const auto row = t.add(0, "filler", "");
+    t.add(row, "label", "Translation to German");  // 2
+    const auto field = t.add(row, "text", "");      // 3: named by 2
+    t.add(field, "filler", "");
+    t.add(row, "push_button", "");                  // 5: a button beside them changes nothing
+    const auto second = t.add(0, "filler", "");     // 6
+    t.add(second, "label", " Source text ");        // 7: trimmed first
+    t.add(second, "panel", "");                     // 8: between the label and the field
+    t.add(second, "text", "");                      // 9: not named
+    const auto third = t.add(0, "filler", "");      // 10
+    const auto box = t.add(third, "filler", "");    // 11
+    t.add(box, "label", "Inside");                  // 12: a nephew, not a sibling
+    t.add(third, "entry", "");                      // 13: not named
+    const auto grid = t.add(0, "filler", "");       // 14: gtk3-widget-factory's grid
+    t.add(grid, "label", "label");                  // 15
+    t.add(grid, "label", "label");                  // 16
+    t.add(grid, "spin_button", "");                 // 17: two labels, two fields: none named
+    t.add(grid, "spin_button", "");                 // 18
+    const auto own = t.add(0, "filler", "");        // 19
+    t.add(own, "label", "Named");
+    t.add(own, "text", "Own name");                 // 21: a name of its own stays
+    const auto prose = t.add(0, "filler", "");      // 22
+    t.add(prose, "paragraph", "Your e-mail");
+    t.add(prose, "entry", "");                      // 24: prose is not a label
+    const auto klass = t.add(0, "filler", "");      // 25
+    t.add(klass, "label", "GtkLabel");
+    t.add(klass, "spin_button", "");                // 27: a class name names nothing
+    const auto secret = t.add(0, "filler", "");     // 28
+    t.add(secret, "label", "Password");
+    t.add(secret, "password_text", "");             // 30
+    const auto after = t.add(0, "filler", "");      // 31
+    t.add(after, "text", "");                       // 32: the label comes after it
+    t.add(after, "label", "Later");
+    const auto button = t.add(0, "filler", "");     // 34
+    t.add(button, "label", "Go");
+    t.add(button, "push_button", "");               // 36: not a field
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[3].name, "Translation to German");
+    EXPECT_EQ(s.elements[7].name, "Source text");
+    EXPECT_EQ(s.elements[9].name, "");
+    EXPECT_EQ(s.elements[13].name, "");
+    EXPECT_EQ(s.elements[17].name, "");
+    EXPECT_EQ(s.elements[18].name, "");
+    EXPECT_EQ(s.elements[21].name, "Own name");
+    EXPECT_EQ(s.elements[24].name, "");
+    EXPECT_EQ(s.elements[27].name, "");
+    EXPECT_EQ(s.elements[30].name, "Password");
+    EXPECT_EQ(s.elements[32].name, "");
+    EXPECT_EQ(s.elements[36].name, "");
+}

@@ -27,24 +27,83 @@ inline constexpr std::string_view WIDGET_WORDS[] = {
     "Page", "Pane", "Paned", "Popover", "Revealer", "Row", "Scale", "Sidebar", "Slot", "Stack",
     "Switcher", "Tab", "Toolbar", "View", "Widget", "Window"};
 
-// CamelCase of at least two words ending in a widget word, letters and digits only.
-bool is_app_class_name(std::string_view name)
+// The capitalised words of a name run together: their count, and where the last one starts. A
+// word starts at a capital after a small letter or digit, or at the last capital of a run that a
+// small letter follows ("HTMLView": "HTML", "View").
+std::size_t camel_words(std::string_view name, std::size_t& last)
 {
-    if (name.size() < 4 || !is_upper(name[0]) || !std::all_of(name.begin(), name.end(), is_word))
-        return false;
-    std::size_t last = 0, words = 0;
+    std::size_t words = 0;
+    last = 0;
     for (std::size_t i = 0; i < name.size(); ++i)
-        // A word starts at a capital after a small letter or digit, or at the last capital of a
-        // run that a small letter follows ("HTMLView": "HTML", "View").
         if (is_upper(name[i]) &&
             (i == 0 || !is_upper(name[i - 1]) || (i + 1 < name.size() && is_lower(name[i + 1])))) {
             last = i;
             ++words;
         }
-    if (words < 2 || last == 0)
+    return words;
+}
+
+// CamelCase of at least two words ending in a widget word, letters and digits only.
+bool is_app_class_name(std::string_view name)
+{
+    if (name.size() < 4 || !is_upper(name[0]) || !std::all_of(name.begin(), name.end(), is_word))
+        return false;
+    std::size_t last = 0;
+    if (camel_words(name, last) < 2 || last == 0)
         return false;
     const auto tail = name.substr(last);
     return std::find(std::begin(WIDGET_WORDS), std::end(WIDGET_WORDS), tail) != std::end(WIDGET_WORDS);
+}
+
+// A toolkit's own class: Gtk*, Gdk*, Adw*, Hdy* and Qt's Q* (QPushButton, QWidget; not "QR code"
+// or "Quit").
+bool is_toolkit_class_name(std::string_view name)
+{
+    std::size_t prefix = 0;
+    for (std::string_view p : {"Gtk", "Gdk", "Adw", "Hdy"})
+        if (name.substr(0, p.size()) == p)
+            prefix = p.size();
+    if (prefix == 0 && name.size() > 2 && name[0] == 'Q' && is_upper(name[1]) && is_lower(name[2]))
+        prefix = 1;
+    if (prefix == 0 || name.size() <= prefix || !is_upper(name[prefix]))
+        return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix), name.end(), is_word);
+}
+
+// Roles whose name is the text they show (a cell, an item, a label, a tab): an app's own text of a
+// class name's shape ("MainWindow", "SettingsDialog" in a list of a program's parts) is what a
+// person reads there. Such a name counts as a class name only when its last word names the
+// element's own kind (a cell named "NautilusGridCell"); a toolkit's prefix (Gtk*, Q*) always counts.
+struct ContentRole {
+    std::string_view role;
+    std::string_view kinds[3];
+};
+inline constexpr ContentRole CONTENT_ROLES[] = {
+    {"table_cell", {"Cell", "Item", "Row"}}, {"list_item", {"Cell", "Item", "Row"}},
+    {"tree_item", {"Cell", "Item", "Row"}}, {"table_row", {"Row", "Item", ""}},
+    {"table_column_header", {"Header", "Cell", ""}}, {"table_row_header", {"Header", "Cell", ""}},
+    {"column_header", {"Header", "Cell", ""}}, {"row_header", {"Header", "Cell", ""}},
+    {"label", {"Label", "", ""}}, {"static", {"Label", "", ""}}, {"caption", {"Label", "", ""}},
+    {"heading", {"", "", ""}}, {"paragraph", {"", "", ""}}, {"link", {"", "", ""}},
+    {"page_tab", {"Tab", "Page", ""}}, {"menu_item", {"Item", "", ""}},
+    {"check_menu_item", {"Item", "", ""}}, {"radio_menu_item", {"Item", "", ""}}};
+
+// Whether `name`, read on an element of `role`, is a class name rather than the text it shows.
+bool names_a_class(std::string_view role, std::string_view name)
+{
+    if (is_toolkit_class_name(name))
+        return true;
+    if (!is_app_class_name(name))
+        return false;
+    const auto content = std::find_if(std::begin(CONTENT_ROLES), std::end(CONTENT_ROLES),
+                                      [&](const ContentRole& c) { return c.role == role; });
+    if (content == std::end(CONTENT_ROLES))
+        return true;
+    std::size_t last = 0;
+    camel_words(name, last);
+    const auto tail = name.substr(last);
+    return std::any_of(std::begin(content->kinds), std::end(content->kinds),
+                       [&](std::string_view kind) { return !kind.empty() && kind == tail; });
 }
 
 bool is_label_role(std::string_view role)
@@ -59,11 +118,62 @@ std::string_view child_label(const std::vector<Element>& elements, std::size_t i
     const std::size_t end = index + 1 + static_cast<std::size_t>(std::min(e.descendant_count, LABEL_SEARCH_ELEMENTS));
     for (std::size_t i = index + 1; i < end && i < elements.size(); ++i) {
         const auto& d = elements[i];
-        if (d.depth - e.depth > LABEL_SEARCH_DEPTH || !is_label_role(d.role) || d.name.empty() || is_class_name(d.name))
+        if (d.depth - e.depth > LABEL_SEARCH_DEPTH || !is_label_role(d.role) || d.name.empty() || names_a_class(d.role, d.name))
             continue;
         return d.name;
     }
     return {};
+}
+
+// Fields a label names from beside them when the toolkit does not relate the two (a Qt QLabel
+// without a buddy, a GTK label without a mnemonic widget): the field's value is what it holds, never
+// its name.
+bool is_field_role(std::string_view role)
+{
+    return role == "text" || role == "entry" || role == "password_text" || role == "spin_button" ||
+           role == "combo_box" || role == "slider" || role == "date_editor" || role == "autocomplete";
+}
+
+// A box this small holding one label and one field is the label's line (a form's row); a bigger
+// one is a grid whose order says nothing of which label sits by which field.
+inline constexpr std::int32_t FIELD_BOX_CHILDREN = 8;
+
+// For an unnamed field, the name of the label just before it when the two are the only label and
+// the only field of their parent (Qt Linguist's "Translation" box: the label, the field, a
+// button), else empty: a person reads the label above or beside the field as its name. Only a
+// label: a paragraph or static text before a web form's field is prose, not its name. A grid of
+// labels and fields (gtk3-widget-factory's) names none of them.
+std::string_view box_label(const std::vector<Element>& elements, std::size_t index)
+{
+    const auto parent = elements[index].parent;
+    if (parent < 0 || static_cast<std::size_t>(parent) >= index)
+        return {};
+    const auto& box = elements[static_cast<std::size_t>(parent)];
+    if (box.child_count > FIELD_BOX_CHILDREN)
+        return {};
+    const std::size_t end = static_cast<std::size_t>(parent) + 1 + static_cast<std::size_t>(box.descendant_count);
+    std::size_t label = elements.size(), labels = 0, fields = 0;
+    std::int32_t children = 0;
+    // The parent's children, each subtree skipped by its descendant count.
+    for (std::size_t c = static_cast<std::size_t>(parent) + 1; c < end && c < elements.size();
+         c += 1 + static_cast<std::size_t>(std::max(elements[c].descendant_count, 0))) {
+        if (++children > FIELD_BOX_CHILDREN)
+            return {};
+        if (elements[c].role == "label") {
+            ++labels;
+            if (c < index)
+                label = c;
+        } else if (is_field_role(elements[c].role)) {
+            ++fields;
+        }
+    }
+    if (labels != 1 || fields != 1 || label >= index)
+        return {};
+    // The label comes right before the field: nothing between them.
+    if (label + 1 + static_cast<std::size_t>(std::max(elements[label].descendant_count, 0)) != index)
+        return {};
+    const auto& named = elements[label];
+    return names_a_class(named.role, named.name) ? std::string_view{} : std::string_view(named.name);
 }
 
 bool has_descendant_named(const std::vector<Element>& elements, std::size_t index, std::string_view name)
@@ -78,19 +188,7 @@ bool has_descendant_named(const std::vector<Element>& elements, std::size_t inde
 
 } // namespace
 
-bool is_class_name(std::string_view name)
-{
-    std::size_t prefix = 0;
-    for (std::string_view p : {"Gtk", "Gdk", "Adw", "Hdy"})
-        if (name.substr(0, p.size()) == p)
-            prefix = p.size();
-    // Qt: QPushButton, QWidget; not "QR code" or "Quit".
-    if (prefix == 0 && name.size() > 2 && name[0] == 'Q' && is_upper(name[1]) && is_lower(name[2]))
-        prefix = 1;
-    if (prefix == 0 || name.size() <= prefix || !is_upper(name[prefix]))
-        return is_app_class_name(name);
-    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix), name.end(), is_word);
-}
+bool is_class_name(std::string_view name) { return is_toolkit_class_name(name) || is_app_class_name(name); }
 
 void humanize_names(std::vector<Element>& elements)
 {
@@ -99,9 +197,12 @@ void humanize_names(std::vector<Element>& elements)
         // Padding no one reads ("Undo      ": GTK3 menu items that leave room for a shortcut).
         if (const auto trimmed = trim_space(e.name); trimmed.size() != e.name.size())
             e.name = std::string(trimmed);
-        if (e.name.empty())
+        if (e.name.empty()) {
+            if (is_field_role(e.role))
+                e.name = std::string(box_label(elements, i));
             continue;
-        if (is_class_name(e.name)) {
+        }
+        if (names_a_class(e.role, e.name)) {
             if (!e.description.empty() && !is_class_name(e.description))
                 e.name = e.description;
             else
