@@ -4,6 +4,7 @@
 // unanswered (all well, and a stopped app), and the allowlist.
 
 #include "../linux/atspi_test_app.h"
+#include "../linux/tool_test_support.h"
 #include "backend/linux/linux_backend.h"
 #include "desk/desk.h"
 #include "desk/verbs/verbs.h"
@@ -191,6 +192,34 @@ TEST_F(DeskReadLinux, FindFindsAButtonWhoseIdReadResolvesAndAtHitsItsCentre)
     auto stale = call("read", {{"id", "s99999:1"}});
     ASSERT_FALSE(stale.ok);
     EXPECT_NE(stale.error.find("desk_snapshot"), std::string::npos) << stale.error;
+}
+
+// A Qt item view makes its cells anew each time they are asked for; their keys name where they
+// sit (positional keys), and a search must hand out the ids of the read's own rows for them.
+TEST_F(DeskReadLinux, FindFindsAQtTreeViewsCellAndItsIdReads)
+{
+    // With the session bus: Qt 5 finds the AT-SPI bus there.
+    nd_test::OwnedApp app({nd_test::qt5_example("widgets/itemviews/editabletreemodel/editabletreemodel")});
+    ASSERT_GT(app.pid(), 0) << app.error();
+    auto window = window_of_pid(app.pid());
+    ASSERT_FALSE(window.is_null()) << "editabletreemodel shows no window";
+    Reply found;
+    nd_test::wait_until(
+        [&] {
+            found = call("find", {{"name", "getting start"}, {"role", "table_cell"}, {"pid", app.pid()}});
+            return found.ok && !found.result["nodes"].empty();
+        },
+        20s);
+    ASSERT_TRUE(found.ok) << found.error;
+    ASSERT_EQ(found.result["nodes"].size(), 1u) << found.result.dump();
+    EXPECT_FALSE(found.result.contains("outside_read")) << found.result.dump();
+    const auto& cell = found.result["nodes"][0];
+    EXPECT_EQ(cell["name"], "Getting Started");
+    EXPECT_TRUE(cell.contains("bounds")) << cell.dump();
+    auto read = call("read", {{"id", cell["id"]}});
+    ASSERT_TRUE(read.ok) << read.error;
+    EXPECT_EQ(read.result["name"], "Getting Started");
+    EXPECT_EQ(read.result["role"], "table_cell");
 }
 
 TEST_F(DeskReadLinux, AtSaysWhenAnotherWindowCoversThePoint)

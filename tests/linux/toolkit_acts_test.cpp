@@ -1,12 +1,14 @@
-// Headless clicks on one control of each interactive role that GTK3, GTK4 and Qt5 expose, in their
-// own demo apps from Debian: gtk3-widget-factory (gtk-3-examples), gtk4-widget-factory
-// (gtk-4-examples) and two Qt5 widget examples (qtbase5-examples). Every click is read back from a
+// Headless clicks on one control of each interactive role that GTK3, GTK4, Qt5 and Qt 6 expose, in
+// apps from Debian: gtk3-widget-factory (gtk-3-examples), gtk4-widget-factory (gtk-4-examples),
+// Qt5 widget examples (qtbase5-examples) and Qt Linguist (linguist-qt6). Every click is read back from a
 // fresh read (a state, a value, rows that appear), from list_windows (a dialog) or, for a link,
 // from the program the app hands the link to. A role the toolkit gives no action must fail with
 // the takeover escalation and change nothing. docs/linux-atspi.md ("Clicks per toolkit") sums up
 // what these tests measure.
 
 #include "toolkit_acts.h"
+
+#include <unistd.h>
 
 namespace {
 
@@ -308,6 +310,74 @@ TEST_F(Qt5Acts, ATreeViewsCellsKeepTheirTokensFromReadToRead)
     click(cell, "the tree view's cell");
     EXPECT_TRUE(eventually([](const json& a) { return has(nth(a, "table_cell", "Getting Started"), "selected"); }))
         << "the cell was not selected";
+}
+
+// ---- Qt 6 --------------------------------------------------------------------------------------
+
+// Qt Linguist on a copy of fixtures/qt/notes.ts, with settings of its own (it restores its last
+// layout otherwise). Started without $AT_SPI_BUS_ADDRESS, which keeps Qt 6.4 off the AT-SPI bus
+// (docs/linux-atspi.md, "Connecting"): it asks the session bus instead.
+class Qt6Acts : public ToolkitActs {
+protected:
+    void open_linguist()
+    {
+        if (::access(LINGUIST, X_OK) != 0)
+            GTEST_SKIP() << "no Qt 6 Linguist (linguist-qt6; scripts/setup installs it)";
+        m_dir = std::filesystem::temp_directory_path() / ("nish-qt6-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(m_dir / "config");
+        std::filesystem::copy_file(std::string(NISH_SOURCE_DIR) + "/fixtures/qt/notes.ts", m_dir / "notes.ts",
+            std::filesystem::copy_options::overwrite_existing);
+        open({"env", "-u", "AT_SPI_BUS_ADDRESS", LINGUIST, (m_dir / "notes.ts").string()}, "Linguist", 100,
+            {"XDG_CONFIG_HOME=" + (m_dir / "config").string()});
+    }
+    void TearDown() override
+    {
+        ToolkitActs::TearDown();
+        std::error_code ec;
+        std::filesystem::remove_all(m_dir, ec);
+    }
+    static constexpr const char* LINGUIST = "/usr/lib/qt6/bin/linguist";
+    std::filesystem::path m_dir;
+};
+
+// Qt Linguist (Qt 6) on a translation file of two contexts: its trees' cells read by what they show
+// (context names of a class name's shape included), its fields named by the labels of their boxes,
+// and headless acts on each kind it has: a tool bar button, a text field, a tree's cell.
+TEST_F(Qt6Acts, LinguistReadsByWhatItShowsAndTakesHeadlessActs)
+{
+    open_linguist();
+    if (IsSkipped())
+        return;
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    for (const char* context : {"MainWindow", "SettingsDialog"})
+        EXPECT_FALSE(nth(all, "table_cell", context).is_null()) << "no cell names the context " << context;
+    EXPECT_FALSE(nth(all, "table_cell", "Save file").is_null());
+    const std::string translation = "Translation to Deutsch (Deutschland)";
+    const std::string source = "Source text";
+    EXPECT_EQ(value_of(nth(all, "text", source)), "Open file");
+    EXPECT_EQ(value_of(nth(all, "text", translation)), "Datei öffnen");
+    const auto first = all["snapshot_id"];
+    EXPECT_EQ(fresh()["snapshot_id"], first) << "a read of the unchanged window is a new structure";
+
+    click(nth(all, "push_button", "Next"), "the tool bar's Next");
+    EXPECT_TRUE(eventually([&](const json& a) { return value_of(nth(a, "text", source)) == "Save file"; }))
+        << "Next did not move to the next string";
+
+    all = fresh();
+    EXPECT_EQ(value_of(nth(all, "text", translation)), "");
+    set_value(nth(all, "text", translation), "Datei speichern", "the translation");
+    EXPECT_TRUE(eventually([&](const json& a) { return value_of(nth(a, "text", translation)) == "Datei speichern"; }))
+        << "the translation reads " << value_of(nth(fresh(), "text", translation));
+
+    // A cell's only action, Qt's "Toggle", selects its row: Qt offers no headless way to make it
+    // the view's current row, which is what Linguist follows (docs/linux-atspi.md).
+    all = fresh();
+    ASSERT_FALSE(has(nth(all, "table_cell", "SettingsDialog"), "selected"));
+    click(nth(all, "table_cell", "SettingsDialog"), "the context's cell");
+    EXPECT_TRUE(eventually([](const json& a) {
+        return has(nth(a, "table_cell", "SettingsDialog"), "selected") && !has(nth(a, "table_cell", "MainWindow"), "selected");
+    })) << "the SettingsDialog row was not selected";
 }
 
 } // namespace
