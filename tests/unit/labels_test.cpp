@@ -180,3 +180,29 @@ TEST(Labels, AnUnnamedFieldTakesTheLabelOfItsBox)
     EXPECT_EQ(s.elements[32].name, "");
     EXPECT_EQ(s.elements[36].name, "");
 }
+
+// A container's class name gives way to no name, never to its first item's label: GTK4's icon
+// browser names its lists "GtkListView" and "GtkGridView", whose first items read "Volume" and
+// "audio-volume-high".
+TEST(Labels, AContainersClassNameIsNotReplacedByItsFirstItem)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Icon Browser");
+    const auto list = t.add(0, "list", "GtkListView");   // 1
+    const auto item = t.add(list, "list_item", "");
+    t.add(item, "label", "Volume");
+    const auto grid = t.add(0, "table", "GtkGridView");  // 4
+    const auto cell = t.add(grid, "table_cell", "GtkGridChild"); // 5: a cell's own label names it
+    t.add(cell, "label", "audio-volume-high");
+    const auto box = t.add(0, "panel", "GtkBox");        // 7
+    t.add(box, "label", "Inside");
+    const auto tab = t.add(0, "page_tab", "GtkStackPage"); // 9: a tab's label is its own
+    t.add(tab, "label", "Buttons");
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[1].name, "");
+    EXPECT_EQ(s.elements[4].name, "");
+    EXPECT_EQ(s.elements[5].name, "audio-volume-high");
+    EXPECT_EQ(s.elements[7].name, "");
+    EXPECT_EQ(s.elements[9].name, "Buttons");
+}

@@ -1,6 +1,7 @@
 #include "core/model/labels.h"
 
 #include "core/model/policy.h"
+#include "core/model/views.h"
 
 #include <algorithm>
 
@@ -111,10 +112,22 @@ bool is_label_role(std::string_view role)
     return role == "label" || role == "static" || role == "heading" || role == "caption" || role == "paragraph";
 }
 
+// Whether a label below the element is its own (a button's, a cell's, a tab's) rather than the
+// first of the many things a container holds: a list that GTK4 names "GtkListView" is not named by
+// its first item.
+bool labelled_from_below(std::string_view role)
+{
+    if (role == "page_tab" || role == "tab")
+        return true;
+    return !is_landmark_role(role) && !is_generic_container_role(role);
+}
+
 // The first readable name among the element's first descendants, or empty.
 std::string_view child_label(const std::vector<Element>& elements, std::size_t index)
 {
     const auto& e = elements[index];
+    if (!labelled_from_below(e.role))
+        return {};
     const std::size_t end = index + 1 + static_cast<std::size_t>(std::min(e.descendant_count, LABEL_SEARCH_ELEMENTS));
     for (std::size_t i = index + 1; i < end && i < elements.size(); ++i) {
         const auto& d = elements[i];
