@@ -206,3 +206,27 @@ TEST(Labels, AContainersClassNameIsNotReplacedByItsFirstItem)
     EXPECT_EQ(s.elements[7].name, "");
     EXPECT_EQ(s.elements[9].name, "Buttons");
 }
+
+// GTK4 names every notebook tab "Tab" and shows "Info", "Source" in the label inside: the label is
+// the name. A placeholder with no label below stays, and one on another role is a real name.
+TEST(Labels, APlaceholderNameGivesWayToTheLabelInside)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "GTK Demo");
+    const auto tabs = t.add(0, "page_tab_list", "Tab list");
+    const auto info = t.add(tabs, "page_tab", "Tab");   // 2
+    t.add(info, "label", "Info");
+    const auto source = t.add(tabs, "page_tab", "Tab"); // 4
+    t.add(source, "label", "Source");
+    t.add(tabs, "page_tab", "Tab");                     // 6: nothing inside
+    const auto button = t.add(0, "push_button", "Button"); // 7: labelled so
+    t.add(button, "label", "Button");
+    t.add(0, "label", "Tab");                           // 9: a label's own text
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[2].name, "Info");
+    EXPECT_EQ(s.elements[4].name, "Source");
+    EXPECT_EQ(s.elements[6].name, "Tab");
+    EXPECT_EQ(s.elements[7].name, "Button");
+    EXPECT_EQ(s.elements[9].name, "Tab");
+}

@@ -112,6 +112,22 @@ bool is_label_role(std::string_view role)
     return role == "label" || role == "static" || role == "heading" || role == "caption" || role == "paragraph";
 }
 
+// Names a toolkit gives every element of a kind, saying only what the role says: GTK4 names each
+// notebook tab "Tab" and puts what a person reads ("Info", "Source") in the label inside it.
+struct Placeholder {
+    std::string_view role;
+    std::string_view name;
+};
+inline constexpr Placeholder PLACEHOLDERS[] = {
+    {"page_tab", "Tab"}, {"push_button", "Button"}, {"toggle_button", "Button"}, {"list_item", "Item"},
+    {"list_item", "List item"}, {"table_cell", "Cell"}, {"menu_item", "Item"}, {"menu_item", "Menu item"}};
+
+bool is_placeholder(std::string_view role, std::string_view name)
+{
+    return std::any_of(std::begin(PLACEHOLDERS), std::end(PLACEHOLDERS),
+                       [&](const Placeholder& p) { return p.role == role && p.name == name; });
+}
+
 // Whether a label below the element is its own (a button's, a cell's, a tab's) rather than the
 // first of the many things a container holds: a list that GTK4 names "GtkListView" is not named by
 // its first item.
@@ -220,6 +236,12 @@ void humanize_names(std::vector<Element>& elements)
                 e.name = e.description;
             else
                 e.name = std::string(child_label(elements, i));
+            continue;
+        }
+        // "Tab": the label inside says which (a button labelled "Button" keeps it: its label says so too).
+        if (is_placeholder(e.role, e.name)) {
+            if (const auto below = child_label(elements, i); !below.empty())
+                e.name = std::string(below);
             continue;
         }
         // "7 7": the button's name and its child label, run together.
