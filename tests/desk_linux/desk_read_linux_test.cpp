@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <thread>
@@ -220,6 +222,44 @@ TEST_F(DeskReadLinux, FindFindsAQtTreeViewsCellAndItsIdReads)
     ASSERT_TRUE(read.ok) << read.error;
     EXPECT_EQ(read.result["name"], "Getting Started");
     EXPECT_EQ(read.result["role"], "table_cell");
+}
+
+// A search answers with names as the snapshot shows them (docs/tokens.md, "Labels a person reads"):
+// GTK4 names each notebook tab "Tab" and shows "page 2" in the label inside it, so a search for the
+// tab by role and shown name finds it, and one for the placeholder does not.
+TEST_F(DeskReadLinux, FindMatchesTheNamesASnapshotShows)
+{
+    nd_test::OwnedApp app({"gtk4-widget-factory"});
+    ASSERT_GT(app.pid(), 0) << app.error();
+    const auto pid = app.pid();
+    auto window = window_of_pid(pid);
+    ASSERT_FALSE(window.is_null()) << "gtk4-widget-factory shows no window";
+    Reply found;
+    nd_test::wait_until(
+        [&] {
+            found = call("find", {{"name", "page 2"}, {"role", "page_tab"}, {"pid", pid}});
+            return found.ok && !found.result["nodes"].empty();
+        },
+        20s);
+    ASSERT_TRUE(found.ok) << found.error;
+    ASSERT_FALSE(found.result["nodes"].empty()) << found.result.dump();
+    // Without case: the factory has "page 2" and "Page 2" tabs.
+    for (const auto& node : found.result["nodes"]) {
+        EXPECT_EQ(node["role"], "page_tab") << node.dump();
+        std::string name = node["name"];
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        EXPECT_EQ(name, "page 2") << node.dump();
+    }
+    auto snap = call("snapshot", {{"pid", pid}});
+    ASSERT_TRUE(snap.ok) << snap.error;
+    const auto id = found.result["nodes"][0]["id"];
+    bool listed = false;
+    for (const auto& node : snap.result["nodes"])
+        listed = listed || (node["id"] == id && node["name"] == found.result["nodes"][0]["name"]);
+    EXPECT_TRUE(listed) << "the snapshot does not list " << id << " by the name the search gave";
+    auto placeholder = call("find", {{"name", "Tab"}, {"role", "page_tab"}, {"pid", pid}});
+    ASSERT_TRUE(placeholder.ok) << placeholder.error;
+    EXPECT_TRUE(placeholder.result["nodes"].empty()) << placeholder.result.dump();
 }
 
 TEST_F(DeskReadLinux, AtSaysWhenAnotherWindowCoversThePoint)

@@ -4,6 +4,7 @@
 #include "desk/verbs/read_verb_list.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace nd_desk::verbs {
 
@@ -20,8 +21,12 @@ struct Found {
 };
 
 // The finder's hits are search results, not rows: the window is read whole through the desk (so
-// the ids resolve later), and each hit is mapped to its row by its backend key. Hits the read does
-// not hold (past its budget) have no id to give and are counted instead.
+// the ids resolve later), and the nodes are the read's rows whose name as every view shows it
+// answers the query (docs/tokens.md, "Labels a person reads": GTK4's tab "Tab" reads "Info", a Qt
+// field reads as its box's label). Hits the read does not hold (past its budget) have no id to give
+// and are counted instead. A window where the finder found nothing is read only for a search by
+// role: a shown name comes from another element's name (a tab's from the label inside it), which a
+// search by name alone finds, but a search by role finds only when the element's own name answers.
 nd_core::Result<Found> find_in(Desk& desk, const nd_core::WindowInfo& window, const nd_core::FindQuery& query)
 {
     auto lock = desk.lock_backend();
@@ -31,28 +36,34 @@ nd_core::Result<Found> find_in(Desk& desk, const nd_core::WindowInfo& window, co
     auto hits = TRY(finder->find(window, query));
     Found out;
     out.truncated = hits.truncated;
-    if (hits.elements.empty())
+    if (hits.elements.empty() && query.role.empty())
         return out;
     auto snap = TRY(desk.read(window));
-    std::unordered_map<std::string_view, std::int32_t> rows;
-    for (std::int32_t row = 0; row < snap->size(); ++row)
-        rows.emplace(snap->elements[static_cast<std::size_t>(row)].key, row);
-    std::vector<std::int32_t> matched;
+    std::unordered_set<std::string_view> keys;
+    for (const auto& e : snap->elements)
+        keys.insert(e.key);
+    std::unordered_map<std::string_view, const nd_core::Element*> found;
     for (const auto& hit : hits.elements) {
-        auto it = rows.find(hit.key);
-        if (it == rows.end())
-            ++out.outside_read;
+        if (keys.contains(hit.key))
+            found.emplace(hit.key, &hit);
         else
-            matched.push_back(it->second);
+            ++out.outside_read;
     }
     // In the read's order, so ids come as a snapshot lists them.
-    std::sort(matched.begin(), matched.end());
-    for (auto row : matched) {
+    for (std::int32_t row = 0; row < snap->size(); ++row) {
+        const auto& e = snap->elements[static_cast<std::size_t>(row)];
+        if (!nd_core::query_matches(query, e.role, e.name))
+            continue;
+        if (static_cast<std::int32_t>(out.nodes.size()) >= MAX_HITS) {
+            out.truncated = true;
+            break;
+        }
         auto node = node_json(*snap, snap->elements, row, {});
-        const auto& hit = snap->elements[static_cast<std::size_t>(row)];
-        for (const auto& e : hits.elements)
-            if (e.key == hit.key && e.has_frame)
-                node["bounds"] = {{"x", e.frame.x}, {"y", e.frame.y}, {"w", e.frame.w}, {"h", e.frame.h}};
+        // The finder's frame is the newer one (its own search); the read's serves a row it did not find.
+        const auto hit = found.find(e.key);
+        const auto* framed = hit != found.end() && hit->second->has_frame ? hit->second : (e.has_frame ? &e : nullptr);
+        if (framed)
+            node["bounds"] = {{"x", framed->frame.x}, {"y", framed->frame.y}, {"w", framed->frame.w}, {"h", framed->frame.h}};
         out.nodes.push_back(std::move(node));
     }
     return out;
