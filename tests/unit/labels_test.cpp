@@ -230,3 +230,18 @@ TEST(Labels, APlaceholderNameGivesWayToTheLabelInside)
     EXPECT_EQ(s.elements[7].name, "Button");
     EXPECT_EQ(s.elements[9].name, "Tab");
 }
+
+// The label below an element is read before it is rewritten: its padding is dropped on the way.
+TEST(Labels, ALabelFromBelowIsTrimmed)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Calculator");
+    const auto tab = t.add(0, "page_tab", "Tab");
+    t.add(tab, "label", "  Info  ");
+    const auto button = t.add(0, "push_button", "GtkButton");
+    t.add(button, "label", "Undo\t");
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[1].name, "Info");
+    EXPECT_EQ(s.elements[3].name, "Undo");
+}

@@ -147,9 +147,11 @@ std::string_view child_label(const std::vector<Element>& elements, std::size_t i
     const std::size_t end = index + 1 + static_cast<std::size_t>(std::min(e.descendant_count, LABEL_SEARCH_ELEMENTS));
     for (std::size_t i = index + 1; i < end && i < elements.size(); ++i) {
         const auto& d = elements[i];
-        if (d.depth - e.depth > LABEL_SEARCH_DEPTH || !is_label_role(d.role) || d.name.empty() || names_a_class(d.role, d.name))
+        // Below the element, so not rewritten yet: trimmed here.
+        const auto name = trim_space(d.name);
+        if (d.depth - e.depth > LABEL_SEARCH_DEPTH || !is_label_role(d.role) || name.empty() || names_a_class(d.role, name))
             continue;
-        return d.name;
+        return name;
     }
     return {};
 }

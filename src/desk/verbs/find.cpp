@@ -61,7 +61,9 @@ nd_core::Result<Found> find_in(Desk& desk, const nd_core::WindowInfo& window, co
         auto node = node_json(*snap, snap->elements, row, {});
         // The finder's frame is the newer one (its own search); the read's serves a row it did not find.
         const auto hit = found.find(e.key);
-        const auto* framed = hit != found.end() && hit->second->has_frame ? hit->second : (e.has_frame ? &e : nullptr);
+        const auto* framed = hit != found.end() && hit->second->has_frame
+            ? hit->second
+            : (e.has_frame && e.is(nd_core::STATE_SHOWING) ? &e : nullptr);
         if (framed)
             node["bounds"] = {{"x", framed->frame.x}, {"y", framed->frame.y}, {"w", framed->frame.w}, {"h", framed->frame.h}};
         out.nodes.push_back(std::move(node));
