@@ -75,6 +75,22 @@ TEST_F(Gtk3Acts, HeadlessClickOnEachRoleChangesTheWidget)
     spin_link_and_font(links, "push_button");
 }
 
+// zenity's form is a GTK3 grid, which lists each field before its label: the fields read under
+// their labels' names (docs/tokens.md, "Labels a person reads"), and take a value by that name.
+TEST_F(Gtk3Acts, AFormsFieldsReadUnderTheirLabels)
+{
+    open({"zenity", "--forms", "--text=Account", "--add-entry=Name", "--add-password=Secret", "--add-combo=Plan",
+             "--combo-values=Free|Pro"},
+        "zenity", 8);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    EXPECT_FALSE(nth(all, "text", "Name").is_null()) << all.dump();
+    EXPECT_FALSE(nth(all, "password_text", "Secret").is_null());
+    EXPECT_FALSE(nth(all, "combo_box", "Plan").is_null());
+    set_value(nth(all, "text", "Name"), "Ada", "the Name field");
+    EXPECT_TRUE(eventually([](const json& a) { return value_of(nth(a, "text", "Name")) == "Ada"; }));
+}
+
 // ---- GTK4 --------------------------------------------------------------------------------------
 
 class Gtk4Acts : public ToolkitActs {

@@ -124,7 +124,7 @@ TEST(Labels, TextOfAClassNamesShapeIsKeptWhereItIsWhatTheElementShows)
 }
 
 // Qt leaves a field unnamed when its label has no buddy: the label just before it names it, as a
-// person reads it, when the two are their box's only label and only field. Nothing else does.
+// person reads it, when the two are side by side in their box. Nothing else does.
 TEST(Labels, AnUnnamedFieldTakesTheLabelOfItsBox)
 {
     TreeBuilder t;
@@ -244,4 +244,61 @@ TEST(Labels, ALabelFromBelowIsTrimmed)
     humanize_names(s.elements);
     EXPECT_EQ(s.elements[1].name, "Info");
     EXPECT_EQ(s.elements[3].name, "Undo");
+}
+
+// A form's grid: GTK3 lists a grid's children last-added first, so zenity's form reads each field
+// before its label; GTK4 and Qt grids filled row by row read each label before its field. Either
+// way, strictly alternating pairs side by side name their fields. A grid listed by columns, a
+// single field before a label (a unit) and an odd row name nothing.
+TEST(Labels, AFormsGridNamesItsFieldsWhenItsOrderLeavesNoDoubt)
+{
+    TreeBuilder t;
+    t.add(-1, "dialog", "zenity");
+    const auto gtk3 = t.add(0, "panel", "");        // 1: zenity --forms
+    const auto combo = t.add(gtk3, "combo_box", ""); // 2
+    t.add(combo, "menu", "");
+    t.add(gtk3, "label", "Plan");
+    t.add(gtk3, "calendar", "");                    // 5
+    t.add(gtk3, "label", "Day");
+    t.add(gtk3, "password_text", "");               // 7
+    t.add(gtk3, "label", "Secret");
+    t.add(gtk3, "text", "");                        // 9
+    t.add(gtk3, "label", " Name ");
+    const auto rows = t.add(0, "filler", "");       // 11: row by row
+    t.add(rows, "label", "Host");
+    t.add(rows, "text", "");                        // 13
+    t.add(rows, "label", "Port");
+    t.add(rows, "spin_button", "");                 // 15
+    const auto unit = t.add(0, "filler", "");       // 16
+    t.add(unit, "spin_button", "");                 // 17: "[10] px"
+    t.add(unit, "label", "px");
+    const auto odd = t.add(0, "filler", "");        // 19
+    t.add(odd, "label", "Width");
+    t.add(odd, "spin_button", "");                  // 21: "Width [10] px"
+    t.add(odd, "label", "px");
+    const auto columns = t.add(0, "filler", "");    // 23: qt6ct
+    t.add(columns, "label", "Double click interval:");
+    t.add(columns, "label", "Cursor flash time:");
+    t.add(columns, "spin_button", "");              // 26
+    t.add(columns, "spin_button", "");              // 27
+    const auto apart = t.add(0, "filler", "");      // 28
+    t.add(apart, "text", "");                       // 29
+    t.add(apart, "push_button", "Browse");
+    t.add(apart, "label", "Folder");
+    t.add(apart, "text", "");                       // 32
+    t.add(apart, "label", "File");
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[2].name, "Plan");
+    EXPECT_EQ(s.elements[5].name, "Day");
+    EXPECT_EQ(s.elements[7].name, "Secret");
+    EXPECT_EQ(s.elements[9].name, "Name");
+    EXPECT_EQ(s.elements[13].name, "Host");
+    EXPECT_EQ(s.elements[15].name, "Port");
+    EXPECT_EQ(s.elements[17].name, "");
+    EXPECT_EQ(s.elements[21].name, "");
+    EXPECT_EQ(s.elements[26].name, "");
+    EXPECT_EQ(s.elements[27].name, "");
+    EXPECT_EQ(s.elements[29].name, "") << "a pair with something between it names nothing";
+    EXPECT_EQ(s.elements[32].name, "");
 }

@@ -162,18 +162,25 @@ std::string_view child_label(const std::vector<Element>& elements, std::size_t i
 bool is_field_role(std::string_view role)
 {
     return role == "text" || role == "entry" || role == "password_text" || role == "spin_button" ||
-           role == "combo_box" || role == "slider" || role == "date_editor" || role == "autocomplete";
+           role == "combo_box" || role == "slider" || role == "date_editor" || role == "calendar" ||
+           role == "autocomplete";
 }
 
-// A box this small holding one label and one field is the label's line (a form's row); a bigger
-// one is a grid whose order says nothing of which label sits by which field.
-inline constexpr std::int32_t FIELD_BOX_CHILDREN = 8;
+// A form's box or grid is small; a parent with more children is a list, whose order pairs nothing.
+inline constexpr std::int32_t FIELD_BOX_CHILDREN = 32;
 
-// For an unnamed field, the name of the label just before it when the two are the only label and
-// the only field of their parent (Qt Linguist's "Translation" box: the label, the field, a
-// button), else empty: a person reads the label above or beside the field as its name. Only a
-// label: a paragraph or static text before a web form's field is prose, not its name. A grid of
-// labels and fields (gtk3-widget-factory's) names none of them.
+// For an unnamed field, the label a person reads beside it, found by the order of its parent's
+// children when that order leaves no doubt, else empty. The labels and fields among the children
+// (others are skipped) must alternate, each pair side by side:
+// - label first (a box "Translation [field] [button]", a GTK4 or Qt grid filled row by row): each
+//   label names the field right after it;
+// - field first, in two pairs or more (GTK3's grid lists its children last-added first, so zenity's
+//   form reads "[entry] Name [password] Secret"): each field is named by the label right after it.
+//   A single field and label ("[10] px") is a unit, not a name.
+// A grid listed by columns (gtk3-widget-factory's "label label [spin] [spin]", qt6ct's five labels
+// then their fields) names none: only the places on screen would pair them, and names must not
+// depend on frames a read may defer. Only a label names: a paragraph or static text before a web
+// form's field is prose.
 std::string_view box_label(const std::vector<Element>& elements, std::size_t index)
 {
     const auto parent = elements[index].parent;
@@ -182,29 +189,43 @@ std::string_view box_label(const std::vector<Element>& elements, std::size_t ind
     const auto& box = elements[static_cast<std::size_t>(parent)];
     if (box.child_count > FIELD_BOX_CHILDREN)
         return {};
-    const std::size_t end = static_cast<std::size_t>(parent) + 1 + static_cast<std::size_t>(box.descendant_count);
-    std::size_t label = elements.size(), labels = 0, fields = 0;
-    std::int32_t children = 0;
+    struct Kid {
+        std::size_t at;   // index in elements
+        std::int32_t nth; // place among the parent's children
+        bool label;
+    };
+    Kid kids[FIELD_BOX_CHILDREN];
+    std::size_t count = 0;
+    std::int32_t nth = 0;
+    const std::size_t end = static_cast<std::size_t>(parent) + 1 + static_cast<std::size_t>(std::max(box.descendant_count, 0));
     // The parent's children, each subtree skipped by its descendant count.
     for (std::size_t c = static_cast<std::size_t>(parent) + 1; c < end && c < elements.size();
-         c += 1 + static_cast<std::size_t>(std::max(elements[c].descendant_count, 0))) {
-        if (++children > FIELD_BOX_CHILDREN)
+         c += 1 + static_cast<std::size_t>(std::max(elements[c].descendant_count, 0)), ++nth) {
+        if (nth >= FIELD_BOX_CHILDREN)
             return {};
-        if (elements[c].role == "label") {
-            ++labels;
-            if (c < index)
-                label = c;
-        } else if (is_field_role(elements[c].role)) {
-            ++fields;
+        const bool label = elements[c].role == "label";
+        if (label || is_field_role(elements[c].role))
+            kids[count++] = {c, nth, label};
+    }
+    if (count < 2 || count % 2 != 0)
+        return {};
+    const bool label_first = kids[0].label;
+    if (!label_first && count < 4)
+        return {};
+    std::string_view found;
+    for (std::size_t k = 0; k < count; k += 2) {
+        const auto& a = kids[k];
+        const auto& b = kids[k + 1];
+        if (a.label != label_first || b.label == label_first || b.nth != a.nth + 1)
+            return {};
+        const auto& label = label_first ? a : b;
+        const auto& field = label_first ? b : a;
+        if (field.at == index) {
+            const auto& named = elements[label.at];
+            found = names_a_class(named.role, named.name) ? std::string_view{} : trim_space(named.name);
         }
     }
-    if (labels != 1 || fields != 1 || label >= index)
-        return {};
-    // The label comes right before the field: nothing between them.
-    if (label + 1 + static_cast<std::size_t>(std::max(elements[label].descendant_count, 0)) != index)
-        return {};
-    const auto& named = elements[label];
-    return names_a_class(named.role, named.name) ? std::string_view{} : std::string_view(named.name);
+    return found;
 }
 
 bool has_descendant_named(const std::vector<Element>& elements, std::size_t index, std::string_view name)

@@ -4,7 +4,7 @@
 // with text no person sees: GTK4 names an unlabelled widget by its class ("GtkMenuButton",
 // "GtkImage") and runs a button's own name and its child label together ("7 7"); Qt leaves a field
 // unnamed when its label has no buddy. Every view shows the label this file derives instead: the
-// description, then the first label below the element; for an unnamed field, the label before it.
+// description, then the first label below the element; for an unnamed field, the label beside it.
 
 #include "core/model/element.h"
 
@@ -20,8 +20,8 @@ namespace nd_core {
 bool is_class_name(std::string_view name);
 
 // Rewrites the names of `elements` (a snapshot's preorder array with descendant_count filled, see
-// finish_tree, parents before children) that are class names or repeats, and names the unnamed
-// fields that a label just before them names, in place. Names only: roles, states and the
+// finish_tree, parents before children) that are class names, placeholders or repeats, and names
+// the unnamed fields whose label their parent's order pairs with them, in place. Names only: roles, states and the
 // structure stay as read.
 void humanize_names(std::vector<Element>& elements);
 
