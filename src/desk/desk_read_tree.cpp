@@ -6,11 +6,20 @@ namespace nd_desk {
 
 nd_core::Result<void> fill_frames(Desk& desk, const nd_core::Snapshot& snapshot, std::vector<nd_core::Element>& elements)
 {
+    std::vector<std::int32_t> rows(elements.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = static_cast<std::int32_t>(i);
+    return fill_frames(desk, snapshot, elements, rows);
+}
+
+nd_core::Result<void> fill_frames(Desk& desk, const nd_core::Snapshot& snapshot, std::vector<nd_core::Element>& elements,
+    const std::vector<std::int32_t>& rows)
+{
     if (!snapshot.frames_deferred)
         return {};
     std::vector<std::int32_t> missing;
-    for (std::int32_t i = 0; i < static_cast<std::int32_t>(elements.size()); ++i)
-        if (!elements[static_cast<std::size_t>(i)].has_frame)
+    for (auto i : rows)
+        if (i >= 0 && static_cast<std::size_t>(i) < elements.size() && !elements[static_cast<std::size_t>(i)].has_frame)
             missing.push_back(i);
     if (missing.empty())
         return {};

@@ -17,6 +17,9 @@ inline constexpr std::chrono::milliseconds EXTRA_READ_DEADLINE{3000};
 
 // Fills the frames of every row of `elements` (a copy of snapshot.elements) that has none.
 nd_core::Result<void> fill_frames(Desk&, const nd_core::Snapshot&, std::vector<nd_core::Element>& elements);
+// The same for these rows only (find: the rows it answers).
+nd_core::Result<void> fill_frames(Desk&, const nd_core::Snapshot&, std::vector<nd_core::Element>& elements,
+    const std::vector<std::int32_t>& rows);
 
 // The key binding of each row ("" when none); unsupported on a backend without key bindings.
 nd_core::Result<std::vector<std::string>> read_key_bindings(Desk&, const nd_core::Snapshot&);

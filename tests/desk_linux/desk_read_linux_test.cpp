@@ -249,6 +249,10 @@ TEST_F(DeskReadLinux, FindMatchesTheNamesASnapshotShows)
         std::string name = node["name"];
         std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
         EXPECT_EQ(name, "page 2") << node.dump();
+        // Bounds exactly when the tab shows (these sit on pages the factory does not show).
+        const auto& states = node["states"];
+        const bool shows = std::find(states.begin(), states.end(), "showing") != states.end();
+        EXPECT_EQ(node.contains("bounds"), shows) << node.dump();
     }
     auto snap = call("snapshot", {{"pid", pid}});
     ASSERT_TRUE(snap.ok) << snap.error;

@@ -28,33 +28,29 @@ inline constexpr std::string_view WIDGET_WORDS[] = {
     "Page", "Pane", "Paned", "Popover", "Revealer", "Row", "Scale", "Sidebar", "Slot", "Stack",
     "Switcher", "Tab", "Toolbar", "View", "Widget", "Window"};
 
-// The capitalised words of a name run together: their count, and where the last one starts. A
-// word starts at a capital after a small letter or digit, or at the last capital of a run that a
-// small letter follows ("HTMLView": "HTML", "View").
-std::size_t camel_words(std::string_view name, std::size_t& last)
+// The last word of an app's own widget type used as a name ("Page" of "EditorPage"), else empty:
+// CamelCase of at least two words, letters and digits only, ending in a widget word. A word starts
+// at a capital after a small letter or digit, or at the last capital of a run that a small letter
+// follows ("HTMLView": "HTML", "View").
+std::string_view app_class_tail(std::string_view name)
 {
-    std::size_t words = 0;
-    last = 0;
+    if (name.size() < 4 || !is_upper(name[0]) || !std::all_of(name.begin(), name.end(), is_word))
+        return {};
+    std::size_t last = 0, words = 0;
     for (std::size_t i = 0; i < name.size(); ++i)
         if (is_upper(name[i]) &&
             (i == 0 || !is_upper(name[i - 1]) || (i + 1 < name.size() && is_lower(name[i + 1])))) {
             last = i;
             ++words;
         }
-    return words;
+    if (words < 2 || last == 0)
+        return {};
+    const auto tail = name.substr(last);
+    const bool widget = std::find(std::begin(WIDGET_WORDS), std::end(WIDGET_WORDS), tail) != std::end(WIDGET_WORDS);
+    return widget ? tail : std::string_view{};
 }
 
-// CamelCase of at least two words ending in a widget word, letters and digits only.
-bool is_app_class_name(std::string_view name)
-{
-    if (name.size() < 4 || !is_upper(name[0]) || !std::all_of(name.begin(), name.end(), is_word))
-        return false;
-    std::size_t last = 0;
-    if (camel_words(name, last) < 2 || last == 0)
-        return false;
-    const auto tail = name.substr(last);
-    return std::find(std::begin(WIDGET_WORDS), std::end(WIDGET_WORDS), tail) != std::end(WIDGET_WORDS);
-}
+bool is_app_class_name(std::string_view name) { return !app_class_tail(name).empty(); }
 
 // A toolkit's own class: Gtk*, Gdk*, Adw*, Hdy* and Qt's Q* (QPushButton, QWidget; not "QR code"
 // or "Quit").
@@ -94,15 +90,13 @@ bool names_a_class(std::string_view role, std::string_view name)
 {
     if (is_toolkit_class_name(name))
         return true;
-    if (!is_app_class_name(name))
+    const auto tail = app_class_tail(name);
+    if (tail.empty())
         return false;
     const auto content = std::find_if(std::begin(CONTENT_ROLES), std::end(CONTENT_ROLES),
                                       [&](const ContentRole& c) { return c.role == role; });
     if (content == std::end(CONTENT_ROLES))
         return true;
-    std::size_t last = 0;
-    camel_words(name, last);
-    const auto tail = name.substr(last);
     return std::any_of(std::begin(content->kinds), std::end(content->kinds),
                        [&](std::string_view kind) { return !kind.empty() && kind == tail; });
 }

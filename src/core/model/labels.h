@@ -21,8 +21,8 @@ bool is_class_name(std::string_view name);
 
 // Rewrites the names of `elements` (a snapshot's preorder array with descendant_count filled, see
 // finish_tree, parents before children) that are class names, placeholders or repeats, and names
-// the unnamed fields whose label their parent's order pairs with them, in place. Names only: roles, states and the
-// structure stay as read.
+// the unnamed fields whose label their parent's order pairs with them, in place. Names only:
+// roles, states and the structure stay as read.
 void humanize_names(std::vector<Element>& elements);
 
 } // namespace nd_core

@@ -1,9 +1,9 @@
 #include "desk/desk.h"
 #include "desk/desk_read_json.h"
 #include "desk/desk_read_parts.h"
+#include "desk/desk_read_tree.h"
 #include "desk/verbs/read_verb_list.h"
 
-#include <unordered_map>
 #include <unordered_set>
 
 namespace nd_desk::verbs {
@@ -42,32 +42,26 @@ nd_core::Result<Found> find_in(Desk& desk, const nd_core::WindowInfo& window, co
     std::unordered_set<std::string_view> keys;
     for (const auto& e : snap->elements)
         keys.insert(e.key);
-    std::unordered_map<std::string_view, const nd_core::Element*> found;
-    for (const auto& hit : hits.elements) {
-        if (keys.contains(hit.key))
-            found.emplace(hit.key, &hit);
-        else
+    for (const auto& hit : hits.elements)
+        if (!keys.contains(hit.key))
             ++out.outside_read;
-    }
     // In the read's order, so ids come as a snapshot lists them.
+    std::vector<std::int32_t> rows;
     for (std::int32_t row = 0; row < snap->size(); ++row) {
         const auto& e = snap->elements[static_cast<std::size_t>(row)];
         if (!nd_core::query_matches(query, e.role, e.name))
             continue;
-        if (static_cast<std::int32_t>(out.nodes.size()) >= MAX_HITS) {
+        if (static_cast<std::int32_t>(rows.size()) >= MAX_HITS) {
             out.truncated = true;
             break;
         }
-        auto node = node_json(*snap, snap->elements, row, {});
-        // The finder's frame is the newer one (its own search); the read's serves a row it did not find.
-        const auto hit = found.find(e.key);
-        const auto* framed = hit != found.end() && hit->second->has_frame
-            ? hit->second
-            : (e.has_frame && e.is(nd_core::STATE_SHOWING) ? &e : nullptr);
-        if (framed)
-            node["bounds"] = {{"x", framed->frame.x}, {"y", framed->frame.y}, {"w", framed->frame.w}, {"h", framed->frame.h}};
-        out.nodes.push_back(std::move(node));
+        rows.push_back(row);
     }
+    // Their places, read now as desk_snapshot's bounds are (a row that does not show has none).
+    auto elements = snap->elements;
+    TRY_VOID(fill_frames(desk, *snap, elements, rows));
+    for (auto row : rows)
+        out.nodes.push_back(node_json(*snap, elements, row, {.bounds = true}));
     return out;
 }
 
