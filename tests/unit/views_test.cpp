@@ -356,7 +356,8 @@ TEST(SkeletonView, ADocumentNoOneSeesIsOneRowWithoutItsLandmarks)
     t.add(7, "panel", "Shortcuts", hidden);      // 8
     t.add(8, "link", "x", hidden);
     const auto s = t.snapshot();
-    EXPECT_EQ(rows(project(s, skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {5, 0, 1}, {6, 5, 2}}));
+    // The scroll panes are wrappers of one page each: the pages take their rows.
+    EXPECT_EQ(rows(project(s, skeleton())), (std::vector<Row>{{0, -1, 0}, {2, 0, 1}, {3, 2, 2}, {6, 0, 1}}));
     // Drilled into, it shows what it holds.
     EXPECT_EQ(rows(project(s, skeleton(6))), (std::vector<Row>{{6, -1, 0}, {7, 6, 1}, {8, 7, 2}}));
     // A frame of the page (an iframe scrolled out of view) is part of what a person scrolls to.
@@ -374,6 +375,41 @@ TEST(SkeletonView, ADocumentNoOneSeesIsOneRowWithoutItsLandmarks)
     u.add(1, "landmark", "main", hidden);
     u.add(2, "push_button", "Go", hidden);
     EXPECT_EQ(rows(project(u.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}}));
+}
+
+TEST(SkeletonView, AWrapperGivesWayToTheRowItHolds)
+{
+    // Firefox: frame > scroll_pane "" > internal_frame "" > document > main > region > list.
+    // Chromium has neither wrapper, and both read the list within the default 4 levels.
+    TreeBuilder t;
+    t.add(-1, "frame", "Widgets - Mozilla Firefox");
+    t.add(0, "scroll_pane");              // 1: one child, whose subtree holds one row: a wrapper
+    t.add(1, "internal_frame");           // 2: unnamed, no row anyway
+    t.add(2, "document_web", "Widgets");  // 3
+    t.add(3, "landmark", "main");         // 4
+    t.add(4, "landmark", "Listbox");      // 5
+    t.add(5, "list_box", "Fruit");        // 6
+    t.add(6, "list_item", "Apple");
+    t.add(0, "scroll_pane");              // 8: three children (content and two scroll bars): a row
+    t.add(8, "table");                    // 9
+    t.add(9, "table_cell", "x");
+    t.add(8, "scroll_bar");
+    t.add(8, "scroll_bar");
+    t.add(0, "scroll_pane", "Named");     // 13: a name is worth a row
+    t.add(13, "list", "L");               // 14
+    t.add(14, "list_item", "y");
+    t.add(0, "tool_bar");                 // 16: holds two rows: a row
+    t.add(16, "panel", "A");
+    t.add(17, "push_button", "a");
+    t.add(16, "panel", "B");
+    t.add(19, "push_button", "b");
+    const auto v = project(t.snapshot(), skeleton());
+    EXPECT_FALSE(v.truncated);
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {3, 0, 1}, {4, 3, 2}, {5, 4, 3}, {6, 5, 4}, {8, 0, 1}, {9, 8, 2},
+                           {13, 0, 1}, {14, 13, 2}, {16, 0, 1}, {17, 16, 2}, {19, 16, 2}}));
+    expect_consistent(v);
+    // Drilled into from the wrapper, it is the view's root and so a row.
+    EXPECT_EQ(rows(project(t.snapshot(), skeleton(1))), (std::vector<Row>{{1, -1, 0}, {3, 1, 1}, {4, 3, 2}, {5, 4, 3}, {6, 5, 4}}));
 }
 
 TEST(SkeletonView, ViewsShareRowNumbers)

@@ -1,7 +1,8 @@
 // The skeleton view (docs/tokens.md, "Skeleton"). Literal §3 keeps every row that qualifies in
 // preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
 // reaches its composer. So the skeleton is built in four passes:
-//   1. candidates: the rows that qualify (views.cpp), to max_depth skeleton levels;
+//   1. candidates: the rows that qualify (views.cpp), to max_depth skeleton levels (an unnamed
+//      wrapper of one child that holds its only candidate gives way to that candidate);
 //   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
 //      same label once digits are masked, or eight or more with the same child roles) becomes its
 //      first element's row, which says how many and where the run ends; the rest of the run and what
@@ -112,7 +113,9 @@ bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& ro
     return true;
 }
 
-std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req, bool& truncated)
+// Every row that qualifies, each linked to its nearest qualifying ancestor, in preorder; pages no
+// one sees are one row each.
+std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
 {
     std::vector<Candidate> out;
     const auto& root = s.elements[req.root];
@@ -130,14 +133,8 @@ std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req
             ++i;
             continue;
         }
-        const std::int32_t depth = parent < 0 ? 0 : out[static_cast<std::size_t>(parent)].depth + 1;
-        if (depth > req.max_depth) {
-            truncated = true; // everything below is deeper still
-            i += e.descendant_count + 1;
-            continue;
-        }
         anchor[local] = static_cast<std::int32_t>(out.size());
-        out.push_back({i, parent, depth});
+        out.push_back({i, parent, 0});
         // A document of a window that shows, itself not showing, is a page no one sees (a tab in
         // the background, Firefox's preloaded New Tab): its row says it is there, and its
         // landmarks do not take the rows of the page on screen. Drill down to see them.
@@ -146,6 +143,46 @@ std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req
             continue;
         }
         ++i;
+    }
+    return out;
+}
+
+// The candidates to max_depth skeleton levels. A wrapper (an unnamed container whose one child
+// holds its only candidate: Firefox's scroll pane around the page) is no row of its own: its
+// content's row takes its place and level, so a page reads as deep in Firefox as in Chromium.
+std::vector<Candidate> find_candidates(const Snapshot& s, const ViewRequest& req, bool& truncated)
+{
+    auto all = all_candidates(s, req);
+    std::vector<std::int32_t> below(all.size(), 0);
+    for (const auto& c : all)
+        if (c.parent >= 0)
+            ++below[static_cast<std::size_t>(c.parent)];
+    constexpr std::int32_t CUT = -2;
+    std::vector<Candidate> out;
+    std::vector<std::int32_t> kept(all.size(), CUT); // the row in out that stands for each candidate
+    for (std::size_t c = 0; c < all.size(); ++c) {
+        auto cand = all[c];
+        if (cand.parent < 0) {
+            kept[c] = static_cast<std::int32_t>(out.size());
+            out.push_back(cand);
+            continue;
+        }
+        const auto up = kept[static_cast<std::size_t>(cand.parent)];
+        if (up == CUT)
+            continue; // below a row deeper than max_depth
+        const auto& e = s.elements[cand.index];
+        if (below[c] == 1 && e.child_count == 1 && e.name.empty()) {
+            kept[c] = up; // a wrapper: its content links to what it hangs from
+            continue;
+        }
+        cand.parent = up;
+        cand.depth = out[static_cast<std::size_t>(up)].depth + 1;
+        if (cand.depth > req.max_depth) {
+            truncated = true;
+            continue;
+        }
+        kept[c] = static_cast<std::int32_t>(out.size());
+        out.push_back(cand);
     }
     return out;
 }
