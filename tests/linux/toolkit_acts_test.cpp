@@ -89,6 +89,11 @@ TEST_F(Gtk3Acts, AFormsFieldsReadUnderTheirLabels)
     EXPECT_FALSE(nth(all, "combo_box", "Plan").is_null());
     set_value(nth(all, "text", "Name"), "Ada", "the Name field");
     EXPECT_TRUE(eventually([](const json& a) { return value_of(nth(a, "text", "Name")) == "Ada"; }));
+    // The combo box takes an option from its menu item's own action and then shows it (its name):
+    // the popup's Selection.SelectChild only marks the item selected, which chose nothing.
+    set_value(nth(all, "combo_box", "Plan"), "Pro", "the Plan combo box");
+    EXPECT_TRUE(eventually([](const json& a) { return !nth(a, "combo_box", "Pro").is_null(); }))
+        << "the combo box does not show the option";
 }
 
 // ---- GTK4 --------------------------------------------------------------------------------------
@@ -261,6 +266,28 @@ TEST_F(Qt5Acts, StylesExampleTakesAHeadlessClickOnEachRole)
 
 // The menus example: a menu bar's entry names only "ShowMenu", which opens its own menu; the
 // menu's items "Press", and the window's label says which one ran.
+// Qt's combo box takes no option headless: its popup list selects an item (Selection, the item's
+// Toggle) and the combo box keeps showing its choice. set_value says so and recommends a takeover
+// rather than confirming a choice not made; the option it shows reads back as its value.
+TEST_F(Qt5Acts, AComboBoxThatKeepsItsChoiceIsNotReportedAsSet)
+{
+    open({nd_test::qt5_example("widgets/widgets/lineedits/lineedits")}, "lineedits", 30);
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    auto combo = nth(all, "combo_box", "Normal");
+    ASSERT_FALSE(combo.is_null()) << all.dump();
+    auto r = call("set_value", {{"element_token", combo["element_token"]}, {"value", "Password"}});
+    ASSERT_TRUE(r.is_error) << r.text;
+    EXPECT_EQ(r.code(), "action_failed") << r.text;
+    EXPECT_EQ(r.s["error"]["escalation"]["recommend"], "takeover") << r.text;
+    EXPECT_NE(r.text.find("still shows \"Normal\""), std::string::npos) << r.text;
+    all = fresh();
+    EXPECT_FALSE(nth(all, "combo_box", "Normal").is_null()) << "the combo box changed after all";
+    auto same = call("set_value", {{"element_token", nth(all, "combo_box", "Normal")["element_token"]}, {"value", "Normal"}});
+    ASSERT_FALSE(same.is_error) << same.text;
+    EXPECT_EQ(same.s["readback"], "match") << same.text;
+}
+
 TEST_F(Qt5Acts, MenusExampleOpensAMenuAndRunsAnItem)
 {
     open({nd_test::qt5_example("widgets/mainwindows/menus/menus")}, "menus", 30);

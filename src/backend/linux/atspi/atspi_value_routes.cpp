@@ -5,6 +5,7 @@
 #include "backend/linux/atspi/atspi_text_lag.h"
 #include "core/encode/utf8.h"
 #include "core/model/act_actions.h"
+#include "core/model/views.h"
 
 #include <algorithm>
 #include <charconv>
@@ -317,6 +318,32 @@ nd_core::Result<std::vector<ValueRoutes::Option>> ValueRoutes::options(const Liv
     return out;
 }
 
+nd_core::Result<std::string> ValueRoutes::read_name(const ObjectRef& ref)
+{
+    auto reply =
+        TRY(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Name"), m_deadline));
+    std::string name;
+    if (read_string_variant(reply.get(), name) < 0)
+        return make_error(ErrorCode::action_failed, "the select's Name came in a malformed reply");
+    return name;
+}
+
+// GTK3 and Qt name a select by the option it shows; a browser names it by its label.
+nd_core::Result<std::optional<std::string>> ValueRoutes::shown_choice(const LiveObject& o,
+                                                                      const std::vector<Option>& all)
+{
+    auto shown = TRY(read_name(o.ref));
+    if (shown.empty() || std::none_of(all.begin(), all.end(), [&](const Option& x) { return x.name == shown; }))
+        return std::optional<std::string>();
+    return std::optional<std::string>(std::move(shown));
+}
+
+// Where a select shows its choice, that is what counts, not an option's `selected` state: GTK3's
+// popup menu and Qt's popup list select an item the combo box does not take (GTK3 takes it from
+// the item's own action, Qt from neither). So the option's own action goes first (Chromium's
+// `select`, GTK3's `Click`), then the popup's Selection (Gecko, whose option action does nothing
+// while the popup is shut), and either counts only once the select shows the option or, where it
+// shows no choice (a browser's, named by its label), once the option reads `selected`.
 nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_view value)
 {
     auto all = TRY(options(o));
@@ -324,24 +351,20 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
     if (it == all.end())
         return make_error(ErrorCode::invalid_arguments, "none of the select's " + std::to_string(all.size()) +
                                                             " options is named exactly as the value");
-    if (it->selected)
+    const auto shown = TRY(shown_choice(o, all));
+    if (shown ? *shown == value : it->selected)
         return {};
     const Option option = *it;
-    auto selected = [&]() -> nd_core::Result<bool> {
+    auto chosen = [&]() -> nd_core::Result<bool> {
+        auto now = TRY(shown_choice(o, all));
+        if (now || shown)
+            return now == value;
         auto reply = TRY(m_bus.call({option.ref.bus, option.ref.path, IFACE_ACCESSIBLE, "GetState"}, {}, m_deadline));
         AtspiStates states;
         if (read_states(reply.get(), states) < 0)
             return make_error(ErrorCode::action_failed, "GetState sent a malformed set");
         return states.has(ATSPI_STATE_SELECTED);
     };
-    // Gecko selects through the popup's Selection; Chromium refuses SelectChild there (false)
-    // and selects through the option's own action ("select"). Selection first: a refusal is quick.
-    const std::int32_t index = option.index;
-    auto took = m_bus.call({option.container.bus, option.container.path, IFACE_SELECTION, "SelectChild"},
-                           [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, m_deadline);
-    int ok = 0;
-    if (took && sd_bus_message_read_basic(took->get(), 'b', &ok) >= 0 && ok && TRY(settle(selected)))
-        return {};
     auto names = live_action_names(m_bus, option.ref, m_deadline);
     if (names) {
         if (auto choice = nd_core::choose_action(nd_core::ActKind::click, *names)) {
@@ -349,12 +372,23 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
             const auto action = static_cast<std::int32_t>(at - names->begin());
             if (TRY(call_bool({option.ref.bus, option.ref.path, IFACE_ACTION, "DoAction"},
                               [action](sd_bus_message* m) { return sd_bus_message_append(m, "i", action); })) &&
-                TRY(settle(selected)))
+                TRY(settle(chosen)))
                 return {};
         }
     }
+    const std::int32_t index = option.index;
+    auto took = m_bus.call({option.container.bus, option.container.path, IFACE_SELECTION, "SelectChild"},
+                           [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, m_deadline);
+    int ok = 0;
+    if (took && sd_bus_message_read_basic(took->get(), 'b', &ok) >= 0 && ok && TRY(settle(chosen)))
+        return {};
+    if (auto now = TRY(shown_choice(o, all)))
+        return no_route(ErrorCode::action_failed, EditKind::choice, atspi_role_name(o.role),
+                        "neither the option's own action nor the popup's Selection.SelectChild made it show the "
+                        "option (it still shows \"" + nd_core::cut_text(*now, 80) + "\")",
+                        PICK_IN_TAKEOVER);
     return no_route(ErrorCode::action_failed, EditKind::choice, atspi_role_name(o.role),
-                    "neither the popup's Selection.SelectChild nor the option's own action selected it", PICK_IN_TAKEOVER);
+                    "neither the option's own action nor the popup's Selection.SelectChild selected it", PICK_IN_TAKEOVER);
 }
 
 nd_core::Result<bool> ValueRoutes::insert_text(const ObjectRef& ref, std::int32_t position, std::string_view text)
@@ -458,6 +492,8 @@ nd_core::Result<std::string> ValueRoutes::read(const LiveObject& o)
         return format_number(TRY(read_number(o.ref)));
     case EditKind::choice: {
         auto all = TRY(options(o));
+        if (auto shown = TRY(shown_choice(o, all)))
+            return *shown;
         for (const auto& option : all)
             if (option.selected)
                 return option.name;

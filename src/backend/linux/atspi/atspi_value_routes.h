@@ -16,6 +16,7 @@
 #include "core/result.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -82,6 +83,10 @@ private:
                                       std::int32_t position, std::string_view text);
     // Polls `check` until it holds or the read-back wait ends; false when it never held.
     nd_core::Result<bool> settle(const std::function<nd_core::Result<bool>()>& check);
+    // An object's accessible name.
+    nd_core::Result<std::string> read_name(const ObjectRef&);
+    // A select's name when it is one of its options' (GTK3 and Qt show their choice there).
+    nd_core::Result<std::optional<std::string>> shown_choice(const LiveObject&, const std::vector<Option>&);
 
     AtspiBus& m_bus;
     Deadline m_deadline;
