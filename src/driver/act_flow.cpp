@@ -59,6 +59,8 @@ nd_core::Result<ToolOutput> finish(ToolEnv& env, const Args& args, std::string_v
     if (r.typed_characters)
         out.text += ", typed " + std::to_string(*r.typed_characters) + " characters";
     out.text += "; snapshot " + r.after->id + (r.diff.structural ? " (structure changed: read again for new tokens)" : "");
+    if (r.settle.window_closed)
+        out.text += "; the window closed";
     out.text += "\n";
     append_diff_text(out.text, r.diff);
     if (r.escalation)

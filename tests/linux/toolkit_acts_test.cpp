@@ -94,6 +94,13 @@ TEST_F(Gtk3Acts, AFormsFieldsReadUnderTheirLabels)
     set_value(nth(all, "combo_box", "Plan"), "Pro", "the Plan combo box");
     EXPECT_TRUE(eventually([](const json& a) { return !nth(a, "combo_box", "Pro").is_null(); }))
         << "the combo box does not show the option";
+    // OK closes the form: the window going is the click's effect, not a reason to take over.
+    m_may_exit = true;
+    auto ok = call("click", {{"element_token", nth(fresh(), "push_button", "OK")["element_token"]}});
+    ASSERT_FALSE(ok.is_error) << ok.text;
+    EXPECT_EQ(ok.s["effect"], "confirmed") << ok.text;
+    EXPECT_EQ(ok.s["window_closed"], true) << ok.text;
+    EXPECT_TRUE(ok.s["escalation"].is_null()) << ok.text;
 }
 
 // ---- GTK4 --------------------------------------------------------------------------------------

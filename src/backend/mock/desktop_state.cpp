@@ -49,6 +49,11 @@ std::string SemanticEvent::to_string() const
     return kind + " " + detail + " " + std::to_string(window_id) + "/" + key;
 }
 
+void DesktopState::drop_closed_windows()
+{
+    std::erase_if(windows, [](const MockWindow& w) { return w.closing; });
+}
+
 MockWindow* DesktopState::find_window(std::int64_t window_id)
 {
     for (auto& w : windows)

@@ -85,6 +85,8 @@ struct DesktopState {
 
     // Null when no window has the id.
     MockWindow* find_window(std::int64_t window_id);
+    // Removes the windows a close_window effect closed (once the act that ran it let go of them).
+    void drop_closed_windows();
 };
 
 // The window an engine call names, checked for existence (window_target_not_found) and for a hung

@@ -18,7 +18,7 @@ struct KindName {
     Effect::Kind kind;
 };
 
-constexpr std::array<KindName, 9> KINDS = {{
+constexpr std::array<KindName, 10> KINDS = {{
     {"toggle", Effect::Kind::toggle_state},
     {"add_state", Effect::Kind::add_state},
     {"remove_state", Effect::Kind::remove_state},
@@ -28,6 +28,7 @@ constexpr std::array<KindName, 9> KINDS = {{
     {"remove", Effect::Kind::remove},
     {"select", Effect::Kind::select},
     {"calc", Effect::Kind::calc},
+    {"close_window", Effect::Kind::close_window},
 }};
 
 constexpr std::array<std::string_view, 6> MODIFIERS = {"target", "under", "position", "step", "text_from",
@@ -91,7 +92,7 @@ nd_core::Result<Effect> TreeBuilder::parse_effect(const Node&, const json& raw, 
     }
     if (!main)
         return fail(path, "an effect needs one of toggle, add_state, remove_state, set_name, set_value, insert, "
-                          "remove, select, calc");
+                          "remove, select, calc, close_window");
     bool is_insert = effect.kind == Effect::Kind::insert;
     for (const char* key : {"under", "position", "step", "text_from", "clear_source"})
         if (!is_insert && raw.contains(key))
@@ -123,6 +124,10 @@ nd_core::Result<Effect> TreeBuilder::parse_effect(const Node&, const json& raw, 
         effect.text = main->get<std::string>();
         if (effect.target == "self")
             return fail(path, "a calc effect needs the display's id as \"target\"");
+        break;
+    case Effect::Kind::close_window:
+        if (!main->is_boolean() || !main->get<bool>() || raw.contains("target"))
+            return fail(path, "\"close_window\" is true and closes the acting element's window");
         break;
     case Effect::Kind::remove:
     case Effect::Kind::select:

@@ -163,6 +163,10 @@ nd_core::Result<void> run(MockWindow& window, Node& self, const std::vector<Effe
             if (TRY(remove(window, self, effect)))
                 return {};
             break;
+        case Effect::Kind::close_window:
+            // The window goes when the act ends (the actuator still holds it); nothing runs after.
+            window.closing = true;
+            return {};
         case Effect::Kind::select: {
             Node* node = TRY(resolve(window, self, effect.target));
             TRY_VOID(select_at(window, *node, depth + 1));

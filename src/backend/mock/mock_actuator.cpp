@@ -61,6 +61,7 @@ nd_core::Result<void> MockActuator::do_action(const nd_core::WindowInfo& info, c
     // Effects may remove the node itself (an OK button closing its dialog), so log from copies.
     TRY_VOID(apply_action_effects(*window, *node, name));
     DesktopState::append(m_state.semantic_log, SemanticEvent{window->info.window_id, key, "action", name});
+    m_state.drop_closed_windows();
     return {};
 }
 
@@ -120,6 +121,7 @@ nd_core::Result<void> MockActuator::select(const nd_core::WindowInfo& info, cons
     std::string key = node->key;
     TRY_VOID(select_node(*window, *node));
     DesktopState::append(m_state.semantic_log, SemanticEvent{window->info.window_id, key, "select", ""});
+    m_state.drop_closed_windows();
     return {};
 }
 

@@ -77,6 +77,7 @@ void click_at(DesktopState& state, nd_core::Point p)
             // is, and the engine sees the outcome when it reads the window again.
             if (n->states & nd_core::STATE_ENABLED)
                 (void)apply_action_effects(window, *n, click->action);
+            state.drop_closed_windows();
             return;
         }
     }

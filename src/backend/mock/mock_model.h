@@ -32,6 +32,7 @@ struct Effect {
         remove,
         select,
         calc,
+        close_window,
     };
     Kind kind = Kind::set_name;
     std::string target = "self"; // "self", "parent" or an element id of the same window
@@ -80,6 +81,7 @@ struct MockWindow {
     // How long the app takes to answer a read; a read whose deadline is shorter fails with timed_out.
     std::chrono::milliseconds answer_time{0};
     std::int64_t next_auto_key = 1; // for elements without an id: "auto.<n>"
+    bool closing = false;           // a close_window effect ran: the window goes once the act ends
     // The app's templates (fixture "templates"), shared by its windows, for inserts at run time.
     std::shared_ptr<const nlohmann::json> templates;
 };

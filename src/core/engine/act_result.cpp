@@ -17,7 +17,7 @@ void judge(ActResult& r)
     if (r.readback) {
         r.verified = *r.readback == Readback::match;
     } else {
-        r.verified = !r.diff.empty();
+        r.verified = !r.diff.empty() || r.settle.window_closed;
     }
     r.effect = r.verified ? "confirmed" : "dispatched";
     r.escalation.reset();
@@ -51,6 +51,8 @@ void write_act_fields(JsonWriter& w, const ActResult& r)
         w.field("readback", readback_name(*r.readback));
     if (r.typed_characters)
         w.field("typed_characters", *r.typed_characters);
+    if (r.settle.window_closed)
+        w.field("window_closed", true);
 }
 
 void write_error_object(JsonWriter& w, const Error& e)

@@ -34,12 +34,13 @@ struct ActResult {
     std::optional<std::int64_t> typed_characters;
 };
 
-// Fills effect, verified and escalation from the diff and readback: a change seen or a readback
-// match confirms; a mismatch never does; a semantic act with no visible change recommends takeover.
+// Fills effect, verified and escalation from the diff and readback: a change seen, a readback
+// match or the window closing (settle.window_closed) confirms; a mismatch never does; a semantic
+// act with no visible change recommends takeover.
 void judge(ActResult&);
 
 // Writes the act's fields into an open JSON object (ok, effect, verified, path, took_cursor,
-// escalation, diff, snapshot_id, settle, readback?, typed_characters?).
+// escalation, diff, snapshot_id, settle, readback?, typed_characters?, window_closed?).
 void write_act_fields(JsonWriter&, const ActResult&);
 
 // The error object of §2.1 without "ok" (error envelopes and observe errors share it).

@@ -42,6 +42,7 @@ struct SettleInfo {
     bool settled = false;
     std::int64_t ms = 0;
     std::int32_t reads = 0;
+    bool window_closed = false; // a read failed because the window is gone (an OK that closes a dialog)
 };
 
 struct EngineOptions {

@@ -30,6 +30,16 @@ std::uint64_t content_hash(const Snapshot& s)
     return h ^ s.structure_hash;
 }
 
+// Whether `window_id` is no longer among the backend's windows (a failed list says nothing).
+bool window_gone(Backend& backend, std::int64_t window_id)
+{
+    auto* source = backend.windows();
+    if (!source)
+        return false;
+    auto all = source->list_windows();
+    return all.ok() && std::none_of(all->begin(), all->end(), [&](const WindowInfo& w) { return w.window_id == window_id; });
+}
+
 } // namespace
 
 Result<SnapshotPtr> Engine::read_window(Session& s, const WindowInfo& window)
@@ -68,7 +78,14 @@ Result<SnapshotPtr> Engine::settle(Session& s, const Snapshot& before, SettleInf
 {
     const auto start = now_ms();
     const auto before_hash = content_hash(before);
-    SnapshotPtr last = TRY(read_window(s, before.window));
+    // A read that fails because the act closed the window (a dialog's OK) is the act's effect.
+    auto read = [&]() -> Result<SnapshotPtr> {
+        auto r = read_window(s, before.window);
+        if (!r.ok() && window_gone(m_backend, before.window.window_id))
+            info.window_closed = true;
+        return r;
+    };
+    SnapshotPtr last = TRY(read());
     info.reads = 1;
     auto last_hash = content_hash(*last);
     bool changed = last_hash != before_hash;
@@ -77,7 +94,7 @@ Result<SnapshotPtr> Engine::settle(Session& s, const Snapshot& before, SettleInf
         if (interrupted(s.id))
             break;
         std::this_thread::sleep_for(m_options.settle_interval);
-        auto next = TRY(read_window(s, before.window));
+        auto next = TRY(read());
         ++info.reads;
         const auto hash = content_hash(*next);
         last = next;

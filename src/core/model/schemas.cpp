@@ -106,6 +106,7 @@ nlohmann::json act_result_schema(nlohmann::json extra)
         {"settle", obj({{"settled", BOOLEAN}, {"ms", INTEGER}, {"reads", INTEGER}}, {"settled", "ms", "reads"})},
         {"readback", {{"type", "string"}, {"enum", {"match", "mismatch", "unverified"}}}},
         {"typed_characters", INTEGER},
+        {"window_closed", {{"const", true}}},
         {"observe", observe_schema()},
     };
     for (auto& [k, v] : extra.items())
