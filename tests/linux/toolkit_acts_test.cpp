@@ -166,8 +166,8 @@ TEST_F(Gtk4Acts, HeadlessClickOnEachRoleWithAnActionChangesTheWidget)
 
 // GTK 4.8 gives a radio button, a menu bar's item and a combo box the Action interface with no
 // action in it (its check button too: apps_linux_test); a label and the window list only their
-// widget's commands ("clipboard.copy", "win.statusbar"), which a click must not run. A click fails,
-// recommends a takeover and changes nothing.
+// widget's commands ("clipboard.copy", "win.statusbar"), which a click must not run. A click (and
+// set_value on the combo box) fails, recommends a takeover and changes nothing.
 TEST_F(Gtk4Acts, RolesWithoutAnActionFailCleanlyAndRecommendTakeover)
 {
     open({"gtk4-widget-factory"}, "gtk4-widget-factory", 500);
@@ -190,6 +190,13 @@ TEST_F(Gtk4Acts, RolesWithoutAnActionFailCleanlyAndRecommendTakeover)
     ASSERT_FALSE(combo.is_null());
     ASSERT_TRUE(combo["actions"].empty());
     expect_no_click(combo, "the combo box");
+    // Nor does it list its options (GTK4 makes them while its popup is open, unnamed): set_value
+    // says so with the takeover, not that the value is none of them.
+    auto pick = call("set_value", {{"element_token", combo["element_token"]}, {"value", "Two"}});
+    ASSERT_TRUE(pick.is_error) << pick.text;
+    EXPECT_EQ(pick.code(), "action_not_offered") << pick.text;
+    EXPECT_NE(pick.text.find("lists no options"), std::string::npos) << pick.text;
+    EXPECT_EQ(pick.s["error"]["escalation"]["recommend"], "takeover") << pick.text;
 
     // Before the act table knew these names, the label's click copied it and the window's showed
     // the status bar (rows more).

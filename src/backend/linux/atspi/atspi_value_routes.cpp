@@ -55,6 +55,13 @@ bool is_option_container(std::string_view role)
     return role == "menu" || role == "list" || role == "list_box" || role == "popup_menu";
 }
 
+// The roles a select's options come in, when they are its own children (a list box's).
+bool is_option_role(std::string_view role)
+{
+    return role == "list_item" || role == "menu_item" || role == "radio_menu_item" || role == "check_menu_item" ||
+           role == "tree_item" || role == "table_cell";
+}
+
 } // namespace
 
 EditKind edit_kind(const LiveObject& o)
@@ -296,9 +303,10 @@ nd_core::Result<std::vector<ValueRoutes::Option>> ValueRoutes::options(const Liv
         const auto& child = children[i];
         if (is_option_container(atspi_role_name(child.role)) && !child.children.empty()) {
             for (std::size_t k = 0; k < child.children.size() && out.size() < MAX_OPTIONS; ++k)
-                out.push_back({child.children[k], child.ref, static_cast<std::int32_t>(k), {}, false});
+                out.push_back({child.children[k], child.ref, static_cast<std::int32_t>(k), {}, false, true});
         } else if (out.size() < MAX_OPTIONS) {
-            out.push_back({child.ref, o.ref, static_cast<std::int32_t>(i), {}, false});
+            out.push_back({child.ref, o.ref, static_cast<std::int32_t>(i), {}, false,
+                           is_option_role(atspi_role_name(child.role))});
         }
     }
     AtspiBatch facts(m_bus, m_deadline);
@@ -348,6 +356,11 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
 {
     auto all = TRY(options(o));
     auto it = std::find_if(all.begin(), all.end(), [&](const Option& option) { return option.name == value; });
+    if (std::none_of(all.begin(), all.end(), [](const Option& option) { return option.listed; }))
+        return no_route(ErrorCode::action_not_offered, EditKind::choice, atspi_role_name(o.role),
+                        "it lists no options (GTK4 makes them only while its popup is open, and GTK 4.8 leaves them "
+                        "unnamed, without actions)",
+                        PICK_IN_TAKEOVER);
     if (it == all.end())
         return make_error(ErrorCode::invalid_arguments, "none of the select's " + std::to_string(all.size()) +
                                                             " options is named exactly as the value");

@@ -67,6 +67,7 @@ private:
         std::int32_t index = -1;
         std::string name;
         bool selected = false;
+        bool listed = false; // in an option container, or a child of an option's role
     };
     nd_core::Result<void> set_number(const LiveObject&, std::string_view value);
     nd_core::Result<void> set_text(const LiveObject&, std::string_view value);
