@@ -412,6 +412,24 @@ TEST(SkeletonView, AWrapperGivesWayToTheRowItHolds)
     EXPECT_EQ(rows(project(t.snapshot(), skeleton(1))), (std::vector<Row>{{1, -1, 0}, {3, 1, 1}, {4, 3, 2}, {5, 4, 3}, {6, 5, 4}}));
 }
 
+TEST(SkeletonView, ASelectsPopupIsNoRegion)
+{
+    // Qt: each combo box holds the list of its options, closed or not.
+    TreeBuilder t;
+    t.add(-1, "filler", "Line Edits");
+    t.add(0, "panel", "Echo");            // 1
+    t.add(1, "label", "Mode:");
+    t.add(1, "combo_box", "Normal");      // 3
+    t.add(3, "list");                     // 4: the popup's list
+    t.add(4, "list_item", "Normal");
+    t.add(4, "list_item", "Password");
+    t.add(1, "list", "Recent");           // 7: a list of the window's own
+    t.add(7, "list_item", "a");
+    EXPECT_EQ(rows(project(t.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {7, 1, 2}}));
+    // Drilled into, the combo box shows its list.
+    EXPECT_EQ(rows(project(t.snapshot(), skeleton(3))), (std::vector<Row>{{3, -1, 0}, {4, 3, 1}}));
+}
+
 TEST(SkeletonView, ViewsShareRowNumbers)
 {
     // A row's element_index is its snapshot index in every view, so tokens agree across views.

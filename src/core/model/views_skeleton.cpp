@@ -130,7 +130,9 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e);
         if (!row) {
             anchor[local] = parent;
-            ++i;
+            // A select's popup (Qt's list of a combo box's options, a browser's suggestions) is
+            // part of the control, not a region of the window.
+            i += i != req.root && e.role == "combo_box" ? e.descendant_count + 1 : 1;
             continue;
         }
         anchor[local] = static_cast<std::int32_t>(out.size());
