@@ -336,10 +336,13 @@ nd_core::Result<std::string> ValueRoutes::read_name(const ObjectRef& ref)
     return name;
 }
 
-// GTK3 and Qt name a select by the option it shows; a browser names it by its label.
+// GTK3 and Qt name a combo box by the option it shows; a browser names it by its label, and a list
+// box (which shows its options) is named by its label everywhere.
 nd_core::Result<std::optional<std::string>> ValueRoutes::shown_choice(const LiveObject& o,
                                                                       const std::vector<Option>& all)
 {
+    if (atspi_role_name(o.role) != "combo_box")
+        return std::optional<std::string>();
     auto shown = TRY(read_name(o.ref));
     if (shown.empty() || std::none_of(all.begin(), all.end(), [&](const Option& x) { return x.name == shown; }))
         return std::optional<std::string>();
