@@ -10,36 +10,16 @@
 namespace {
 
 using namespace std::chrono_literals;
-using nd_test::OwnedApp;
 using nlohmann::json;
 
 constexpr const char* TYPED = "hunter2-not-for-the-model";
 
-class QtSecureField : public nd_test::LinuxToolTest {
+class QtSecureField : public nd_test::TakeoverAppTest {
 protected:
     void SetUp() override
     {
-        LinuxToolTest::SetUp();
-        if (!backend().input() || !backend().watcher() || !backend().overlay())
-            GTEST_SKIP() << "this X server lacks XTEST, XInput 2.1 or SHAPE";
-        m_app = std::make_unique<OwnedApp>(
-            std::vector<std::string>{nd_test::qt5_example("widgets/widgets/lineedits/lineedits")});
-        m_window = wait_for_window(*m_app, "lineedits", 30, 30s);
-        ASSERT_FALSE(m_window.is_null());
-        auto started = call("start_session", {{"apps", {"lineedits"}}, {"input", "takeover"}});
-        ASSERT_FALSE(started.is_error) << started.text;
-        auto front = call("bring_to_front", {{"window_id", m_window["window_id"]}});
-        ASSERT_FALSE(front.is_error) << front.text;
+        open_in_takeover({nd_test::qt5_example("widgets/widgets/lineedits/lineedits")}, "lineedits", 30);
     }
-
-    void TearDown() override
-    {
-        call("end_session");
-        m_app.reset();
-    }
-
-    std::unique_ptr<OwnedApp> m_app;
-    json m_window;
 };
 
 TEST_F(QtSecureField, ALineEditTurnedPasswordIsNeverReadOrWritten)

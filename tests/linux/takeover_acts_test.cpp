@@ -17,27 +17,9 @@ using namespace std::chrono_literals;
 using nd_test::OwnedApp;
 using nlohmann::json;
 
-class TakeoverActs : public nd_test::LinuxToolTest {
+class TakeoverActs : public nd_test::TakeoverAppTest {
 protected:
-    void SetUp() override
-    {
-        LinuxToolTest::SetUp();
-        if (!backend().input() || !backend().watcher() || !backend().overlay())
-            GTEST_SKIP() << "this X server lacks XTEST, XInput 2.1 or SHAPE";
-        m_app = std::make_unique<OwnedApp>(std::vector<std::string>{"gtk3-widget-factory"});
-        m_window = wait_for_window(*m_app, "gtk3-widget-factory", 200, 30s);
-        ASSERT_FALSE(m_window.is_null());
-        auto started = call("start_session", {{"apps", {"gtk3-widget-factory"}}, {"input", "takeover"}});
-        ASSERT_FALSE(started.is_error) << started.text;
-        auto front = call("bring_to_front", {{"window_id", m_window["window_id"]}});
-        ASSERT_FALSE(front.is_error) << front.text;
-    }
-
-    void TearDown() override
-    {
-        call("end_session");
-        m_app.reset();
-    }
+    void SetUp() override { open_in_takeover({"gtk3-widget-factory"}, "gtk3-widget-factory", 200); }
 
     // The editable entry whose text is "entry" (the second of the first page's entries).
     json entry(const json& read)
@@ -91,8 +73,6 @@ protected:
         }
     }
 
-    std::unique_ptr<OwnedApp> m_app;
-    json m_window;
 };
 
 TEST_F(TakeoverActs, TypeTextPressKeyAndHotkeyEditTheEntry)

@@ -227,4 +227,34 @@ private:
     std::unique_ptr<nd_driver::Dispatcher> m_dispatcher;
 };
 
+// One app in a takeover session, brought to the front: the tests of acts with real input. Skips
+// where the X server lacks what a takeover needs; ends the session and stops the app after.
+class TakeoverAppTest : public LinuxToolTest {
+protected:
+    void open_in_takeover(std::vector<std::string> argv, const std::string& app_name, int min_elements)
+    {
+        LinuxToolTest::SetUp();
+        if (HasFatalFailure() || IsSkipped())
+            return;
+        if (!backend().input() || !backend().watcher() || !backend().overlay())
+            GTEST_SKIP() << "this X server lacks XTEST, XInput 2.1 or SHAPE";
+        m_app = std::make_unique<OwnedApp>(std::move(argv));
+        m_window = wait_for_window(*m_app, app_name, min_elements, std::chrono::seconds(30));
+        ASSERT_FALSE(m_window.is_null());
+        auto started = call("start_session", {{"apps", {app_name}}, {"input", "takeover"}});
+        ASSERT_FALSE(started.is_error) << started.text;
+        auto front = call("bring_to_front", {{"window_id", m_window["window_id"]}});
+        ASSERT_FALSE(front.is_error) << front.text;
+    }
+
+    void TearDown() override
+    {
+        call("end_session");
+        m_app.reset();
+    }
+
+    std::unique_ptr<OwnedApp> m_app;
+    json m_window;
+};
+
 } // namespace nd_test
