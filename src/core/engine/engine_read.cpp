@@ -2,6 +2,7 @@
 
 #include "core/encode/png.h"
 #include "core/engine/secure_blackout.h"
+#include "core/engine/window_reads.h"
 
 #include <algorithm>
 #include <thread>
@@ -33,11 +34,8 @@ std::uint64_t content_hash(const Snapshot& s)
 // Whether `window_id` is no longer among the backend's windows (a failed list says nothing).
 bool window_gone(Backend& backend, std::int64_t window_id)
 {
-    auto* source = backend.windows();
-    if (!source)
-        return false;
-    auto all = source->list_windows();
-    return all.ok() && std::none_of(all->begin(), all->end(), [&](const WindowInfo& w) { return w.window_id == window_id; });
+    auto live = live_window(backend, window_id);
+    return live.ok() && !live->has_value();
 }
 
 } // namespace

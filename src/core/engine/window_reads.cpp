@@ -29,6 +29,18 @@ Result<SnapshotPtr> read_into(Backend& backend, SnapshotStore& store, const Wind
     return store.commit(window, std::move(raw), now_ms);
 }
 
+Result<std::optional<WindowInfo>> live_window(Backend& backend, std::int64_t window_id)
+{
+    auto* source = backend.windows();
+    if (!source)
+        return make_error(ErrorCode::backend_unavailable, "the backend lists no windows");
+    auto all = TRY(source->list_windows());
+    for (auto& w : all)
+        if (w.window_id == window_id)
+            return std::optional<WindowInfo>(std::move(w));
+    return std::optional<WindowInfo>();
+}
+
 Result<ElementRef> resolve_in(Backend& backend, SnapshotStore& store, std::string_view token,
                               const std::function<bool(const WindowInfo&)>& allowed,
                               std::chrono::milliseconds deadline, std::int64_t now_ms)
@@ -48,14 +60,7 @@ Result<ElementRef> resolve_in(Backend& backend, SnapshotStore& store, std::strin
     }
     const auto window_id = known->window.window_id;
     // The window may have closed or moved since the read: take its current facts.
-    auto* source = backend.windows();
-    if (!source)
-        return make_error(ErrorCode::backend_unavailable, "the backend lists no windows");
-    auto all = TRY(source->list_windows());
-    const WindowInfo* now = nullptr;
-    for (const auto& w : all)
-        if (w.window_id == window_id)
-            now = &w;
+    const auto now = TRY(live_window(backend, window_id));
     if (!now) {
         store.forget_window(window_id);
         return make_error(ErrorCode::window_target_not_found,

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 namespace nd_core {
@@ -22,6 +23,10 @@ struct ElementRef {
 
 // Reads the whole window (5,000 elements, depth 200, frames deferred) and commits it to `store`.
 Result<SnapshotPtr> read_into(Backend&, SnapshotStore&, const WindowInfo&, std::chrono::milliseconds deadline, std::int64_t now_ms);
+
+// The window's current facts from the backend's window list, or nothing when it is no longer listed
+// (closed). Errors: backend_unavailable (the backend lists no windows) and the list's own errors.
+Result<std::optional<WindowInfo>> live_window(Backend&, std::int64_t window_id);
 
 // Resolves <snapshot_id>:<N>: the id must be current in `store`, its window still open and
 // `allowed` (the caller's scope or allowlist), and a fresh read must have the same structure. Errors: invalid_arguments,
