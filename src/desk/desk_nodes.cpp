@@ -73,7 +73,7 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
         actions = TRY(actuator->action_names(ref.window(), e));
     // The driver's click chooses the same way (core/model/act_actions.h): a toolkit's click, press or
     // toggle, else the first action unless that one opens a menu or moves the focus.
-    auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, e.role);
+    auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, e.role, e.is(nd_core::STATE_CHECKED));
     if (!choice)
         return make_error(ErrorCode::action_not_offered, "the node (" + e.role + ") has no click action of its own (its actions: " +
                                                         nd_core::describe_actions(actions) +

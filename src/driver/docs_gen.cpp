@@ -99,6 +99,18 @@ std::string act_actions_markdown()
                    "`ShowMenu`). The click tool then selects a selectable tab or row "
                    "(`Selection.SelectChild`); otherwise the act fails with `action_not_offered`, naming the actions the "
                    "element has, and recommends a foreground act in a takeover.\n";
+    // The checkable rule, as choose_action answers it, so the text cannot drift from the code.
+    const std::vector<std::string> quick = {"Toggle", "Press", "SetFocus"};
+    const auto unchecked = nd_core::choose_action(nd_core::ActKind::click, quick, "check_box");
+    const auto radio = nd_core::choose_action(nd_core::ActKind::click, quick, "radio_button", true);
+    out += "\nA checkable control (";
+    std::string roles;
+    for (auto r : {"check_box", "switch", "toggle_button", "radio_button", "check_menu_item", "radio_menu_item"})
+        if (nd_core::is_checkable_role(r))
+            roles += (roles.empty() ? "`" : ", `") + std::string(r) + "`";
+    out += roles + ") that offers both `Press` and `Toggle` (Qt Quick, whose `Press` only signals a click) runs `" +
+           (unchecked ? unchecked->action : "-") + "`, as a person's click flips it, except a radio button already "
+           "`checked`, which a person's click leaves checked: `" + (radio ? radio->action : "-") + "` then.\n";
     return out;
 }
 

@@ -102,6 +102,23 @@ TEST(ActActions, ClickOpensAMenuBarEntrysOwnMenu)
     EXPECT_FALSE(nd_core::choose_action(ActKind::click, {"SetFocus"}, "menu_item"));
 }
 
+TEST(ActActions, ClickFlipsACheckableControlThatOffersPressAndToggle)
+{
+    // Qt Quick: Press signals a click and leaves the state; Toggle flips it, as a person's click does.
+    const std::vector<std::string> quick = {"Toggle", "Press", "SetFocus"};
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, quick, "check_box")->action, "Toggle");
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, quick, "check_box", true)->action, "Toggle"); // unchecks
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, quick, "toggle_button")->action, "Toggle");
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, quick, "radio_button")->action, "Toggle");
+    // A checked radio button stays checked under a person's click: Toggle would clear it.
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, quick, "radio_button", true)->action, "Press");
+    // Other controls and other toolkits keep the table's order.
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, quick, "push_button")->action, "Press");
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"Toggle", "SetFocus"}, "check_box", true)->action, "Toggle");
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"click"}, "check_box")->action, "click");
+    EXPECT_EQ(nd_core::choose_action(ActKind::click, {"uncheck"}, "check_box", true)->action, "uncheck");
+}
+
 TEST(ActActions, RightClickTakesAContextMenuActionOnly)
 {
     EXPECT_EQ(chosen(ActKind::right_click, {"press", "showContextMenu"}), "showContextMenu");

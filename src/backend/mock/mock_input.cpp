@@ -72,7 +72,8 @@ void click_at(DesktopState& state, nd_core::Point p)
     }
     for (Node* n = node; n; n = n->parent) {
         // The element's click as the act table names it for its toolkit ("click", "press", "Toggle").
-        if (auto click = nd_core::choose_action(nd_core::ActKind::click, n->actions)) {
+        if (auto click = nd_core::choose_action(nd_core::ActKind::click, n->actions, n->role,
+                                                  (n->states & nd_core::STATE_CHECKED) != 0)) {
             // A click on a disabled element does nothing; an effect that fails leaves the app as it
             // is, and the engine sees the outcome when it reads the window again.
             if (n->states & nd_core::STATE_ENABLED)

@@ -92,9 +92,22 @@ bool not_click_action(std::string_view name)
     return listed(MENU_NAMES, n) || listed(NOT_CLICK_NAMES, n) || n.find('.') != std::string::npos;
 }
 
-std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions, std::string_view role)
+std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions, std::string_view role,
+                                          bool checked)
 {
     const auto& row = act_actions(kind);
+    if (kind == ActKind::click && is_checkable_role(role)) {
+        auto named = [&actions](std::string_view wanted) -> const std::string* {
+            for (const auto& a : actions)
+                if (normalize_action_name(a) == wanted)
+                    return &a;
+            return nullptr;
+        };
+        const auto* toggle = named("toggle");
+        const auto* press = named("press");
+        if (toggle && press)
+            return ActionChoice{checked && is_radio_role(role) ? *press : *toggle, 1};
+    }
     if (auto named = first_named(row, actions))
         return ActionChoice{*named, 1};
     if (row.default_fallback && !actions.empty() && !actions.front().empty() && !not_click_action(actions.front()))
@@ -109,6 +122,14 @@ std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::s
 }
 
 bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }
+
+bool is_radio_role(std::string_view role) { return role == "radio_button" || role == "radio_menu_item"; }
+
+bool is_checkable_role(std::string_view role)
+{
+    return is_radio_role(role) || role == "check_box" || role == "toggle_button" || role == "switch" ||
+           role == "check_menu_item";
+}
 
 std::string describe_actions(const std::vector<std::string>& actions)
 {

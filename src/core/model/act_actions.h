@@ -50,10 +50,18 @@ struct ActionChoice {
 
 // The action `kind` runs among `actions` (names as the element reports them), or nothing. With the
 // element's `role`: a click on a menu bar's entry ("menu_item" or "menu") that has only a menu
-// action runs that one, since the menu it opens is the entry's own (Qt: "ShowMenu").
-std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, std::string_view role = {});
+// action runs that one, since the menu it opens is the entry's own (Qt: "ShowMenu"); and a click on
+// a checkable control that offers both "Press" and "Toggle" (Qt Quick, whose Press only signals a
+// click and leaves the state) runs Toggle, as a person's click flips it, unless the control is a
+// radio button already `checked`, which a person's click leaves checked (Press then).
+std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, std::string_view role = {},
+                                          bool checked = false);
 // The roles of a menu bar's or a menu's entries (role names as the read gives them).
 bool is_menu_entry(std::string_view role);
+// Roles a click checks or unchecks (check boxes, switches, toggle buttons, radio buttons, their menu
+// items), and of those the radio buttons, which a click only checks.
+bool is_checkable_role(std::string_view role);
+bool is_radio_role(std::string_view role);
 
 // `["press", "showContextMenu"]`, or `none` (for messages that tell what an element offers).
 std::string describe_actions(const std::vector<std::string>& actions);

@@ -26,7 +26,7 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     // A bulk read may leave names empty (Chromium): ask the element itself then.
     if (e.action_names_pending())
         actions = TRY(actuator->action_names(ref.window(), e));
-    if (auto choice = nd_core::choose_action(kind.act, actions, e.role)) {
+    if (auto choice = nd_core::choose_action(kind.act, actions, e.role, e.is(nd_core::STATE_CHECKED))) {
         for (std::int32_t i = 0; i < choice->repeat; ++i)
             TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
         return nd_core::Ok{};

@@ -30,6 +30,9 @@ constexpr std::size_t MAX_OPTIONS = 2000;
 constexpr const char* TYPE_IN_TAKEOVER =
     "a foreground type_text in a takeover session may work (to replace the text, clear it first: a foreground "
     "click, hotkey ctrl+a, press_key BackSpace)";
+// Why a text field takes no headless write: the toolkits seen offering none.
+constexpr const char* NO_EDITABLE_TEXT =
+    "it has no EditableText interface (Chromium's web text fields and Qt Quick 5's text fields offer none)";
 constexpr const char* PICK_IN_TAKEOVER =
     "foreground clicks on the select and then on its option in a takeover session may work";
 
@@ -221,7 +224,7 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
     const auto role = atspi_role_name(o.role);
     if (!(o.interfaces & IF_EDITABLE_TEXT))
         return no_route(ErrorCode::action_not_offered, EditKind::text, role,
-                        "it has no EditableText interface (Chromium offers none on web text fields)", TYPE_IN_TAKEOVER);
+                        NO_EDITABLE_TEXT, TYPE_IN_TAKEOVER);
     const ObjectRef& ref = o.ref;
     const bool readable = o.interfaces & IF_TEXT;
     std::string before;
@@ -361,8 +364,8 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
     auto it = std::find_if(all.begin(), all.end(), [&](const Option& option) { return option.name == value; });
     if (std::none_of(all.begin(), all.end(), [](const Option& option) { return option.listed; }))
         return no_route(ErrorCode::action_not_offered, EditKind::choice, atspi_role_name(o.role),
-                        "it lists no options (GTK4 makes them only while its popup is open, and GTK 4.8 leaves them "
-                        "unnamed, without actions)",
+                        "it lists no options (GTK4 and Qt Quick make them only while its popup is open, and GTK 4.8 "
+                        "leaves them unnamed, without actions)",
                         PICK_IN_TAKEOVER);
     if (it == all.end())
         return make_error(ErrorCode::invalid_arguments, "none of the select's " + std::to_string(all.size()) +
@@ -422,7 +425,7 @@ nd_core::Result<void> ValueRoutes::insert(const LiveObject& o, std::string_view 
     const auto role = atspi_role_name(o.role);
     if (!(o.interfaces & IF_EDITABLE_TEXT))
         return no_route(ErrorCode::action_not_offered, EditKind::text, role,
-                        "it has no EditableText interface (Chromium offers none on web text fields)", TYPE_IN_TAKEOVER);
+                        NO_EDITABLE_TEXT, TYPE_IN_TAKEOVER);
     const ObjectRef& ref = o.ref;
     const bool readable = o.interfaces & IF_TEXT;
     std::int32_t caret = -1, count = -1;
