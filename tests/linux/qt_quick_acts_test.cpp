@@ -99,6 +99,28 @@ TEST_F(QtQuickActs, WhatHasNoHeadlessRouteRecommendsTheTakeover)
     EXPECT_EQ(saved(), "|false|false|true|Free|30|3") << "a refused act changed the form";
 }
 
+// Qt 6.4's Quick on the same form (Qt 6 joins AT-SPI only without $AT_SPI_BUS_ADDRESS, as Linguist):
+// its check boxes and radios flip by Toggle as Qt 5's do, and a slider takes set_value.
+class Qt6QuickActs : public ToolkitActs {
+protected:
+    static constexpr const char* QMLSCENE6 = "/usr/lib/qt6/bin/qmlscene";
+};
+
+TEST_F(Qt6QuickActs, ChecksFlipAsAClickDoes)
+{
+    if (::access(QMLSCENE6, X_OK) != 0)
+        GTEST_SKIP() << "no Qt 6 qmlscene (qmlscene-qt6; scripts/setup installs it)";
+    open({"env", "-u", "AT_SPI_BUS_ADDRESS", QMLSCENE6, form_argv()[1]}, "QtQmlViewer", 25);
+    ASSERT_FALSE(m_window.is_null());
+    expect_click_flips(fresh(), "check_box", "Subscribe", 0, "checked");
+    click(nth(fresh(), "radio_button", "Large"), "the unchecked radio");
+    EXPECT_TRUE(eventually([](const json& a) {
+        return has(nth(a, "radio_button", "Large"), "checked") && !has(nth(a, "radio_button", "Small"), "checked");
+    }));
+    set_value(nth(fresh(), "slider", "Volume"), "70", "the slider");
+    EXPECT_TRUE(eventually([](const json& a) { return value_of(nth(a, "slider", "Volume")) == "70"; }));
+}
+
 // The acts refused headless above, in a takeover: typed, picked from the popup and clicked.
 class QtQuickTakeover : public TakeoverAppTest {
 protected:

@@ -32,7 +32,7 @@ constexpr const char* TYPE_IN_TAKEOVER =
     "click, hotkey ctrl+a, press_key BackSpace)";
 // Why a text field takes no headless write: the toolkits seen offering none.
 constexpr const char* NO_EDITABLE_TEXT =
-    "it has no EditableText interface (Chromium's web text fields and Qt Quick 5's text fields offer none)";
+    "it has no EditableText interface (Chromium's web text fields and Qt Quick's text fields offer none)";
 constexpr const char* PICK_IN_TAKEOVER =
     "foreground clicks on the select and then on its option in a takeover session may work";
 
