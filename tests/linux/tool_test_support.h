@@ -127,8 +127,9 @@ protected:
     // Waits until `app` shows a window (listed as `app_name`) whose read has more than `min_elements`
     // elements and whose structure held still for two reads in a row (GTK4 builds its accessible
     // objects as they are first asked for, so the first reads grow). Null when it never did.
+    // The app's last listed window (of those whose title contains `title`, when one is given).
     json wait_for_window(OwnedApp& app, const std::string& app_name, int min_elements,
-                         std::chrono::milliseconds timeout)
+                         std::chrono::milliseconds timeout, const std::string& title = "")
     {
         if (app.pid() <= 0) {
             ADD_FAILURE() << "could not start " << app_name << ": " << app.error();
@@ -154,7 +155,7 @@ protected:
                         return false;
                     }
                     for (const auto& w : list.s["windows"])
-                        if (app.owns(w["pid"].get<pid_t>()))
+                        if (app.owns(w["pid"].get<pid_t>()) && w.value("title", "").find(title) != std::string::npos)
                             window = w;
                     if (window.is_null())
                         return false;
@@ -231,7 +232,8 @@ private:
 // where the X server lacks what a takeover needs; ends the session and stops the app after.
 class TakeoverAppTest : public LinuxToolTest {
 protected:
-    void open_in_takeover(std::vector<std::string> argv, const std::string& app_name, int min_elements)
+    void open_in_takeover(std::vector<std::string> argv, const std::string& app_name, int min_elements,
+                          const std::string& title = "")
     {
         LinuxToolTest::SetUp();
         if (HasFatalFailure() || IsSkipped())
@@ -239,7 +241,7 @@ protected:
         if (!backend().input() || !backend().watcher() || !backend().overlay())
             GTEST_SKIP() << "this X server lacks XTEST, XInput 2.1 or SHAPE";
         m_app = std::make_unique<OwnedApp>(std::move(argv));
-        m_window = wait_for_window(*m_app, app_name, min_elements, std::chrono::seconds(30));
+        m_window = wait_for_window(*m_app, app_name, min_elements, std::chrono::seconds(30), title);
         ASSERT_FALSE(m_window.is_null());
         auto started = call("start_session", {{"apps", {app_name}}, {"input", "takeover"}});
         ASSERT_FALSE(started.is_error) << started.text;

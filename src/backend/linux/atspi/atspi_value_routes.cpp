@@ -30,6 +30,9 @@ constexpr std::size_t MAX_OPTIONS = 2000;
 constexpr const char* TYPE_IN_TAKEOVER =
     "a foreground type_text in a takeover session may work (to replace the text, clear it first: a foreground "
     "click, hotkey ctrl+a, press_key BackSpace)";
+constexpr const char* EDIT_IN_TAKEOVER =
+    "in a takeover session, a foreground click on the cell of a selected row may open its editor; then hotkey "
+    "ctrl+a, press_key for each character and press_key Return";
 // Why a text field takes no headless write: the toolkits seen offering none.
 constexpr const char* NO_EDITABLE_TEXT =
     "it has no EditableText interface (Chromium's web text fields and Qt Quick's text fields offer none)";
@@ -190,8 +193,20 @@ nd_core::Result<void> ValueRoutes::set(const LiveObject& o, std::string_view val
     case EditKind::none:
         break;
     }
-    return make_error(ErrorCode::action_not_offered,
-                      "the element (" + std::string(atspi_role_name(o.role)) + ") takes neither text nor a value");
+    const std::string role(atspi_role_name(o.role));
+    // A cell a person edits in place (GTK3's tree view cells offer `Edit`, whose editor only a
+    // click opens, and which GTK 3.24 itself cannot run): the takeover is the way.
+    if (o.interfaces & IF_ACTION) {
+        auto names = live_action_names(m_bus, o.ref, m_deadline);
+        if (names && std::any_of(names->begin(), names->end(),
+                                 [](const std::string& n) { return nd_core::same_action_name(n, "edit"); })) {
+            nd_core::Error err(ErrorCode::action_not_offered,
+                               "the element (" + role + ") offers Edit but takes neither text nor a value headless");
+            err.escalation_reason = EDIT_IN_TAKEOVER;
+            return err;
+        }
+    }
+    return make_error(ErrorCode::action_not_offered, "the element (" + role + ") takes neither text nor a value");
 }
 
 nd_core::Result<void> ValueRoutes::set_number(const LiveObject& o, std::string_view value)
