@@ -150,7 +150,9 @@ nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const 
         const auto& e = framed[static_cast<std::size_t>(row)];
         // Names a bulk read left empty (Chromium) are asked when the action runs.
         const bool unnamed = e.action_names_pending();
-        if (unnamed || nd_core::choose_action(nd_core::ActKind::click, e.actions, e.role, e.is(nd_core::STATE_CHECKED)) || e.secure())
+        const bool clicks =
+            nd_core::choose_action(nd_core::ActKind::click, e.actions, e.role, e.is(nd_core::STATE_CHECKED)).has_value();
+        if (unnamed || clicks || e.secure())
             break;
     }
     if (row <= 0)

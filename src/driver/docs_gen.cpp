@@ -108,7 +108,7 @@ std::string act_actions_markdown()
     for (auto r : {"check_box", "switch", "toggle_button", "radio_button", "check_menu_item", "radio_menu_item"})
         if (nd_core::is_checkable_role(r))
             roles += (roles.empty() ? "`" : ", `") + std::string(r) + "`";
-    out += roles + ") that offers both `Press` and `Toggle` (Qt Quick, whose `Press` only signals a click) runs `" +
+    out += roles + ") that offers both `Press` and `Toggle` (Qt Quick; Qt 5's `Press` only signals a click) runs `" +
            (unchecked ? unchecked->action : "-") + "`, as a person's click flips it, except a radio button already "
            "`checked`, which a person's click leaves checked: `" + (radio ? radio->action : "-") + "` then.\n";
     return out;

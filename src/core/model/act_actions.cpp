@@ -50,13 +50,21 @@ template <typename List> bool listed(const List& list, std::string_view normaliz
     return std::find(std::begin(list), std::end(list), normalized) != std::end(list);
 }
 
+// The element's own spelling of the action normalized as `wanted`, or null.
+const std::string* named(const std::vector<std::string>& actions, std::string_view wanted)
+{
+    for (const auto& a : actions)
+        if (normalize_action_name(a) == wanted)
+            return &a;
+    return nullptr;
+}
+
 std::optional<std::string> first_named(const ActActions& row, const std::vector<std::string>& actions)
 {
     // Preference is the table's order, not the element's: GTK3 may list "press" after "click".
     for (auto wanted : row.names)
-        for (const auto& a : actions)
-            if (normalize_action_name(a) == wanted)
-                return a;
+        if (const auto* a = named(actions, wanted))
+            return *a;
     return std::nullopt;
 }
 
@@ -97,14 +105,8 @@ std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::s
 {
     const auto& row = act_actions(kind);
     if (kind == ActKind::click && is_checkable_role(role)) {
-        auto named = [&actions](std::string_view wanted) -> const std::string* {
-            for (const auto& a : actions)
-                if (normalize_action_name(a) == wanted)
-                    return &a;
-            return nullptr;
-        };
-        const auto* toggle = named("toggle");
-        const auto* press = named("press");
+        const auto* toggle = named(actions, "toggle");
+        const auto* press = named(actions, "press");
         if (toggle && press)
             return ActionChoice{checked && is_radio_role(role) ? *press : *toggle, 1};
     }

@@ -51,8 +51,8 @@ struct ActionChoice {
 // The action `kind` runs among `actions` (names as the element reports them), or nothing. With the
 // element's `role`: a click on a menu bar's entry ("menu_item" or "menu") that has only a menu
 // action runs that one, since the menu it opens is the entry's own (Qt: "ShowMenu"); and a click on
-// a checkable control that offers both "Press" and "Toggle" (Qt Quick, whose Press only signals a
-// click and leaves the state) runs Toggle, as a person's click flips it, unless the control is a
+// a checkable control that offers both "Press" and "Toggle" (Qt Quick; Qt 5's Press only signals
+// a click and leaves the state) runs Toggle, as a person's click flips it, unless the control is a
 // radio button already `checked`, which a person's click leaves checked (Press then).
 std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, std::string_view role = {},
                                           bool checked = false);
