@@ -99,6 +99,25 @@ TEST(AtspiKeys, positional_keys_name_the_place_and_the_text)
     EXPECT_FALSE(parse_child_key(":1.42|/org/a11y/atspi/accessible/17|x~00"));
     EXPECT_TRUE(is_item_view_role(65)); // tree
     EXPECT_FALSE(is_item_view_role(39)); // panel
+    EXPECT_TRUE(is_panel_role(39));
+    EXPECT_TRUE(is_label_role(29));
+}
+
+// A table's column header keyed by its column (Java makes its headers anew at each ask).
+TEST(AtspiKeys, a_column_header_is_keyed_by_its_column)
+{
+    const ObjectRef table{":1.42", "/org/a11y/atspi/accessible/17"};
+    const auto key = column_header_key(table, 2);
+    EXPECT_EQ(key, ":1.42|/org/a11y/atspi/accessible/17|h2");
+    auto header = parse_child_key(key);
+    ASSERT_TRUE(header);
+    EXPECT_EQ(header->container, table);
+    EXPECT_TRUE(header->column_header);
+    EXPECT_EQ(header->column, 2);
+    EXPECT_EQ(header->row, -1);
+    EXPECT_FALSE(parse_child_key(child_key(table, 3, 2))->column_header);
+    EXPECT_FALSE(parse_child_key(":1.42|/org/a11y/atspi/accessible/17|h"));
+    EXPECT_FALSE(parse_child_key(":1.42|/org/a11y/atspi/accessible/17|h1,2"));
 }
 
 TEST(AtspiValues, numbers_and_cuts)

@@ -50,6 +50,11 @@ std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t
     return key;
 }
 
+std::string column_header_key(const ObjectRef& table, std::int32_t column)
+{
+    return table.key() + "|h" + std::to_string(column);
+}
+
 std::string positional_key(const ObjectRef& view, std::int32_t index, std::string_view name)
 {
     std::uint64_t h = 1469598103934665603ull; // FNV-1a
@@ -78,6 +83,12 @@ std::optional<ChildKey> parse_child_key(std::string_view key)
         auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
         return ec == std::errc() && end == text.data() + text.size() && v >= 0;
     };
+    if (!pos.empty() && pos.front() == 'h') {
+        out.column_header = true;
+        if (comma != std::string_view::npos || !number(pos.substr(1), out.column))
+            return std::nullopt;
+        return out;
+    }
     if (!number(pos.substr(0, comma), out.row))
         return std::nullopt;
     if (comma != std::string_view::npos && !number(pos.substr(comma + 1), out.column))

@@ -36,12 +36,16 @@ std::optional<ObjectRef> parse_key(std::string_view key);
 // asked for, under a new object path, so its key names where it sits instead:
 // "<bus name>|<container path>|<row>,<column>" in a table, "<bus name>|<container path>|<index>" in
 // a list. Such keys stay the same from read to read; acts ask the container for the child again.
+// A table's column header is keyed the same way, by its column: "<bus name>|<table path>|h<column>"
+// (Java's ATK wrapper makes its headers anew too).
 struct ChildKey {
     ObjectRef container;
     std::int32_t row = -1;    // the row, or the index in a list
     std::int32_t column = -1; // -1 in a list
+    bool column_header = false; // the header of `column` (Table.GetColumnHeader); row is -1
 };
 std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t column);
+std::string column_header_key(const ObjectRef& table, std::int32_t column);
 std::optional<ChildKey> parse_child_key(std::string_view key);
 // A Qt item view's cell, made anew each time it is asked for (WalkOptions::positional_item_views):
 // its index in the view and a hash of its name, "<bus name>|<view path>|<index>~<hash>". Read back

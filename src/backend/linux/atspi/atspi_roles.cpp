@@ -134,6 +134,10 @@ bool is_item_view_role(std::uint32_t role)
     }
 }
 
+bool is_panel_role(std::uint32_t role) { return role == 39; }
+
+bool is_label_role(std::uint32_t role) { return role == 29; }
+
 bool is_text_role(std::uint32_t role)
 {
     switch (role) {

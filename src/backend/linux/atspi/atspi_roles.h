@@ -87,6 +87,8 @@ std::uint32_t interface_bit(std::string_view name);
 bool is_text_role(std::uint32_t role);
 // The views of items whose children are cells or rows: list, table, tree, tree_table, list_box.
 bool is_item_view_role(std::uint32_t role);
+bool is_panel_role(std::uint32_t role);
+bool is_label_role(std::uint32_t role);
 bool is_value_role(std::uint32_t role);
 // Password roles, and any role the policy reads as secure (errs towards secure).
 bool is_secure_role(std::uint32_t role);

@@ -56,15 +56,14 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     return tree;
 }
 
-bool AtspiTreeReader::is_qt(const std::string& app)
+const std::string& AtspiTreeReader::toolkit_of(const std::string& app)
 {
-    auto known = m_qt_apps.find(app);
-    if (known != m_qt_apps.end())
+    auto known = m_toolkits.find(app);
+    if (known != m_toolkits.end())
         return known->second;
-    if (m_qt_apps.size() >= 1024)
-        m_qt_apps.clear();
-    const auto toolkit = toolkit_name(m_bus, app);
-    return m_qt_apps[app] = toolkit == "Qt" || toolkit == "QT";
+    if (m_toolkits.size() >= 1024)
+        m_toolkits.clear();
+    return m_toolkits[app] = toolkit_name(m_bus, app);
 }
 
 nd_core::Result<void> AtspiTreeReader::sync_app(const nd_core::WindowInfo& window, std::chrono::milliseconds deadline)
@@ -94,7 +93,12 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
 {
     WalkOptions options = m_options;
     options.property_gets = located.cache == nullptr;
-    options.positional_item_views = is_qt(located.app.bus);
+    // Qt's item views and Java's lists, tables and table headers (the ATK wrapper,
+    // "J2SE-access-bridge") make each item anew, under a new path, every time it is asked for.
+    const auto& toolkit = toolkit_of(located.app.bus);
+    const bool java = toolkit == "J2SE-access-bridge";
+    options.positional_item_views = toolkit == "Qt" || toolkit == "QT" || java;
+    options.positional_label_panels = java;
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     walk.remember_focus_in(&m_focused_children);

@@ -65,9 +65,9 @@ private:
     std::size_t m_action_name_calls = 0;
     WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it
     bool m_last_visible = false;  // whether visible stood for showing in it
-    // Whether an app's toolkit is Qt (WalkOptions::positional_item_views), asked once per app.
-    bool is_qt(const std::string& app);
-    std::unordered_map<std::string, bool> m_qt_apps;
+    // An app's toolkit name (WalkOptions::positional_item_views for Qt and Java), asked once per app.
+    const std::string& toolkit_of(const std::string& app);
+    std::unordered_map<std::string, std::string> m_toolkits;
     // The last focused child seen in each container that manages its descendants (bounded).
     TreeWalk::FocusedChildren m_focused_children;
     WarmTrees m_warm;

@@ -17,10 +17,12 @@ bool too_many_to_enumerate(const AtspiStates& states, std::int32_t child_count)
 
 void fetch_child(AtspiBatch& batch, const ChildKey& key, std::function<void(ObjectRef)> done)
 {
-    const bool cell = key.column >= 0;
-    batch.add({key.container.bus, key.container.path, cell ? IFACE_TABLE : IFACE_ACCESSIBLE,
-               cell ? "GetAccessibleAt" : "GetChildAtIndex"},
+    const bool cell = key.column >= 0 && !key.column_header;
+    const char* method = key.column_header ? "GetColumnHeader" : cell ? "GetAccessibleAt" : "GetChildAtIndex";
+    batch.add({key.container.bus, key.container.path, key.column >= 0 ? IFACE_TABLE : IFACE_ACCESSIBLE, method},
               [key, cell](sd_bus_message* m) {
+                  if (key.column_header)
+                      return sd_bus_message_append(m, "i", key.column);
                   return cell ? sd_bus_message_append(m, "ii", key.row, key.column)
                               : sd_bus_message_append(m, "i", key.row);
               },
@@ -265,10 +267,10 @@ private:
     void finish()
     {
         const auto& m = m_part.managed;
-        for (auto& ref : m_headers)
-            if (!ref.null() && ref != m_ref) {
-                m_part.children.push_back(std::move(ref));
-                m_part.keys.emplace_back();
+        for (std::size_t c = 0; c < m_headers.size(); ++c)
+            if (!m_headers[c].null() && m_headers[c] != m_ref) {
+                m_part.children.push_back(std::move(m_headers[c]));
+                m_part.keys.push_back(column_header_key(m_ref, m.first_column + static_cast<std::int32_t>(c)));
             }
         const std::int32_t cols = table() ? m.last_column - m.first_column + 1 : 1;
         for (std::size_t i = 0; i < m_slots.size(); ++i) {

@@ -45,7 +45,7 @@ void fetch_child(AtspiBatch&, const ChildKey&, std::function<void(ObjectRef)> do
 struct VisiblePart {
     nd_core::ManagedChildren managed;      // on, with the sizes and the range read
     std::vector<ObjectRef> children;        // in screen order: column headers, then cells row by row
-    std::vector<std::string> keys;          // each child's stable key (child_key), "" for a header
+    std::vector<std::string> keys;          // each child's stable key (child_key, column_header_key)
 };
 
 // Queues on `batch` the calls that find the visible part of `container` (which offers the

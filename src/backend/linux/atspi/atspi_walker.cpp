@@ -290,8 +290,9 @@ TreeWalk::FocusedChildren TreeWalk::focused_children() const
 void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool visible_part)
 {
     std::int32_t depth = m_nodes[static_cast<std::size_t>(index)]->depth + 1;
+    const auto role = m_nodes[static_cast<std::size_t>(index)]->role;
     const bool positional = m_options.positional_item_views && !visible_part &&
-                            is_item_view_role(m_nodes[static_cast<std::size_t>(index)]->role);
+                            (is_item_view_role(role) || (m_options.positional_label_panels && is_panel_role(role)));
     for (std::size_t k = 0; k < kids.size(); ++k) {
         const auto& kid = kids[k];
         if (kid.null() || m_seen.count(kid))
@@ -379,6 +380,16 @@ nd_core::Result<std::vector<std::optional<nd_core::Element>>> TreeWalk::read_eac
     return out;
 }
 
+bool TreeWalk::positional_in(const Node& parent) const
+{
+    // An item view's children always; a panel's only when they are all labels (a Java table
+    // header's entries), so that a form's panel keeps its widgets by path.
+    if (!is_panel_role(parent.role))
+        return true;
+    return std::all_of(parent.children.begin(), parent.children.end(),
+                       [this](int child) { return is_label_role(m_nodes[static_cast<std::size_t>(child)]->role); });
+}
+
 nd_core::Element TreeWalk::element_of(const Node& n) const
 {
     nd_core::Element e;
@@ -393,7 +404,7 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.frame = n.frame;
     e.has_frame = n.has_frame;
     e.key = n.stable_key.empty() ? n.ref.key() : n.stable_key;
-    if (n.position >= 0 && n.parent >= 0)
+    if (n.position >= 0 && n.parent >= 0 && positional_in(*m_nodes[static_cast<std::size_t>(n.parent)]))
         e.key = positional_key(m_nodes[static_cast<std::size_t>(n.parent)]->ref, n.position, e.name);
     e.managed = n.managed;
     e.children_cut = n.cut;

@@ -51,6 +51,9 @@ struct WalkOptions {
     // object path, each time they are asked for: their keys name where they sit and what they
     // show instead (positional_key), so that an unchanged view reads as the same structure.
     bool positional_item_views = false;
+    // Java (the ATK wrapper) makes a table header's entries anew too, and they are labels of a
+    // panel: a panel whose children are all labels reads them by position as well.
+    bool positional_label_panels = false;
 };
 
 class TreeWalk {
@@ -88,6 +91,8 @@ private:
     void fetch_value(int index);
     nd_core::RawTree build() const;
     nd_core::Element element_of(const Node&) const;
+    // Whether a child of `parent` given a position is keyed by it (positional_label_panels).
+    bool positional_in(const Node& parent) const;
 
     nd_core::ReadLimits m_limits;
     WalkOptions m_options;
