@@ -28,11 +28,15 @@ std::string status_of(const json& all)
 
 class QtQuickActs : public ToolkitActs {
 protected:
-    void open_form()
+    void SetUp() override
     {
+        ToolkitActs::SetUp();
+        if (HasFatalFailure() || IsSkipped())
+            return;
         if (::access(QMLSCENE, X_OK) != 0)
             GTEST_SKIP() << "no qmlscene (scripts/setup installs it)";
         open(form_argv(), "QtQmlViewer", 25);
+        ASSERT_FALSE(m_window.is_null());
     }
 
     // What Save makes the status line say: the app's own view of the form.
@@ -47,10 +51,6 @@ protected:
 
 TEST_F(QtQuickActs, ChecksFlipAsAClickDoesAndValuesReadBack)
 {
-    open_form();
-    if (IsSkipped())
-        return;
-    ASSERT_FALSE(m_window.is_null());
     auto all = fresh();
     EXPECT_EQ(nth(all, "check_box", "Subscribe")["actions"], json::array({"Toggle", "Press", "SetFocus"}));
 
@@ -73,10 +73,6 @@ TEST_F(QtQuickActs, ChecksFlipAsAClickDoesAndValuesReadBack)
 
 TEST_F(QtQuickActs, WhatHasNoHeadlessRouteRecommendsTheTakeover)
 {
-    open_form();
-    if (IsSkipped())
-        return;
-    ASSERT_FALSE(m_window.is_null());
     auto all = fresh();
     expect_no_click(nth(all, "page_tab", "Advanced"), "the tab");
     expect_no_click(nth(all, "list_item", "Item 1"), "the list row");
