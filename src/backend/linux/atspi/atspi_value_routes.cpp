@@ -26,6 +26,10 @@ constexpr std::chrono::milliseconds READBACK_WAIT{1000};
 constexpr std::chrono::milliseconds READBACK_POLL{20};
 // A select with more options than this is not searched.
 constexpr std::size_t MAX_OPTIONS = 2000;
+// How many scroll panes, viewports and panels a popup's list may sit in.
+constexpr int MAX_WRAPPERS = 4;
+// How many option names an error about a value none of them has lists.
+constexpr std::size_t NAMED_OPTIONS = 12;
 
 constexpr const char* TYPE_IN_TAKEOVER =
     "a foreground type_text in a takeover session may work (to replace the text, clear it first: a foreground "
@@ -59,6 +63,12 @@ nd_core::Error no_route(ErrorCode code, EditKind kind, std::string_view role, st
 bool is_option_container(std::string_view role)
 {
     return role == "menu" || role == "list" || role == "list_box" || role == "popup_menu";
+}
+
+// What a popup may hold its list in (Java's: a scroll pane, its viewport).
+bool is_wrapper(std::string_view role)
+{
+    return role == "scroll_pane" || role == "viewport" || role == "panel" || role == "filler";
 }
 
 // The roles a select's options come in, when they are its own children (a list box's).
@@ -286,21 +296,69 @@ nd_core::Result<void> ValueRoutes::set_text(const LiveObject& o, std::string_vie
                       "of the field?)");
 }
 
+nd_core::Result<std::vector<ObjectRef>> ValueRoutes::children_of(const ObjectRef& ref)
+{
+    std::vector<ObjectRef> out;
+    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_ACCESSIBLE, "GetChildren"}, {}, m_deadline));
+    if (read_refs(reply.get(), out) < 0)
+        return make_error(ErrorCode::action_failed, "GetChildren sent a malformed list");
+    if (out.size() > MAX_OPTIONS)
+        out.resize(MAX_OPTIONS);
+    return out;
+}
+
+nd_core::Result<std::vector<std::uint32_t>> ValueRoutes::roles_of(const std::vector<ObjectRef>& refs)
+{
+    std::vector<std::uint32_t> roles(refs.size(), 0);
+    AtspiBatch batch(m_bus, m_deadline);
+    for (std::size_t i = 0; i < refs.size(); ++i)
+        batch.add({refs[i].bus, refs[i].path, IFACE_ACCESSIBLE, "GetRole"}, {}, [&roles, i](const Reply& r) {
+            if (r.ok())
+                (void)sd_bus_message_read_basic(r.message, 'u', &roles[i]);
+        });
+    TRY_VOID(batch.run());
+    return roles;
+}
+
+nd_core::Result<std::optional<ValueRoutes::WrappedList>> ValueRoutes::wrapped_list(const ObjectRef& lone_child)
+{
+    ObjectRef at = lone_child;
+    auto role = atspi_role_name(TRY(roles_of({at})).front());
+    for (int depth = 0; depth < MAX_WRAPPERS && is_wrapper(role); ++depth) {
+        auto kids = TRY(children_of(at));
+        auto roles = TRY(roles_of(kids));
+        // The list where one shows, else the next wrapper down (a scroll pane's viewport, not its bars).
+        std::optional<std::size_t> next;
+        for (std::size_t i = 0; i < kids.size() && !next; ++i)
+            if (is_option_container(atspi_role_name(roles[i])))
+                next = i;
+        for (std::size_t i = 0; i < kids.size() && !next; ++i)
+            if (is_wrapper(atspi_role_name(roles[i])))
+                next = i;
+        if (!next)
+            return std::optional<WrappedList>();
+        at = kids[*next];
+        role = atspi_role_name(roles[*next]);
+    }
+    if (!is_option_container(role))
+        return std::optional<WrappedList>();
+    auto items = TRY(children_of(at));
+    if (items.empty())
+        return std::optional<WrappedList>();
+    return std::optional<WrappedList>(WrappedList{at, std::move(items)});
+}
+
 nd_core::Result<std::vector<ValueRoutes::Option>> ValueRoutes::options(const LiveObject& o)
 {
     // A select's options are its children (a list box) or the children of the popup it holds
-    // (Chromium and Gecko: combo_box > menu > menu_item; GTK3: combo_box > menu > menu_item).
+    // (Chromium and Gecko: combo_box > menu > menu_item; GTK3: combo_box > menu > menu_item), or
+    // of the list that popup wraps (Java: combo_box > popup_menu > scroll_pane > viewport > list).
     struct Child {
         ObjectRef ref;
         std::uint32_t role = 0;
         std::vector<ObjectRef> children;
     };
-    std::vector<ObjectRef> top;
-    auto reply = TRY(m_bus.call({o.ref.bus, o.ref.path, IFACE_ACCESSIBLE, "GetChildren"}, {}, m_deadline));
-    if (read_refs(reply.get(), top) < 0)
-        return make_error(ErrorCode::action_failed, "GetChildren sent a malformed list");
-    if (top.size() > MAX_OPTIONS)
-        top.resize(MAX_OPTIONS);
+    auto top = TRY(children_of(o.ref));
     std::vector<Child> children(top.size());
     AtspiBatch batch(m_bus, m_deadline);
     for (std::size_t i = 0; i < top.size(); ++i) {
@@ -317,11 +375,20 @@ nd_core::Result<std::vector<ValueRoutes::Option>> ValueRoutes::options(const Liv
     }
     TRY_VOID(batch.run());
     std::vector<Option> out;
+    auto list_all = [&out](const ObjectRef& container, const std::vector<ObjectRef>& items, bool wrapped) {
+        for (std::size_t k = 0; k < items.size() && out.size() < MAX_OPTIONS; ++k)
+            out.push_back({items[k], container, static_cast<std::int32_t>(k), {}, false, true, wrapped});
+    };
     for (std::size_t i = 0; i < children.size(); ++i) {
         const auto& child = children[i];
         if (is_option_container(atspi_role_name(child.role)) && !child.children.empty()) {
-            for (std::size_t k = 0; k < child.children.size() && out.size() < MAX_OPTIONS; ++k)
-                out.push_back({child.children[k], child.ref, static_cast<std::int32_t>(k), {}, false, true});
+            std::optional<WrappedList> inner;
+            if (child.children.size() == 1)
+                inner = TRY(wrapped_list(child.children.front()));
+            if (inner)
+                list_all(inner->list, inner->items, true);
+            else
+                list_all(child.ref, child.children, false);
         } else if (out.size() < MAX_OPTIONS) {
             out.push_back({child.ref, o.ref, static_cast<std::int32_t>(i), {}, false,
                            is_option_role(atspi_role_name(child.role))});
@@ -382,9 +449,16 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
                         "it lists no options (GTK4 and Qt Quick make them only while its popup is open, and GTK 4.8 "
                         "leaves them unnamed, without actions)",
                         PICK_IN_TAKEOVER);
-    if (it == all.end())
+    if (it == all.end()) {
+        std::string names;
+        for (std::size_t i = 0; i < all.size() && i < NAMED_OPTIONS; ++i)
+            names += (i ? ", \"" : "\"") + nd_core::cut_text(all[i].name, 40) + "\"";
+        if (all.size() > NAMED_OPTIONS)
+            names += ", ...";
         return make_error(ErrorCode::invalid_arguments, "none of the select's " + std::to_string(all.size()) +
-                                                            " options is named exactly as the value");
+                                                            " options is named exactly as the value (they are " +
+                                                            names + ")");
+    }
     const auto shown = TRY(shown_choice(o, all));
     if (shown ? *shown == value : it->selected)
         return {};
@@ -399,6 +473,17 @@ nd_core::Result<void> ValueRoutes::set_choice(const LiveObject& o, std::string_v
             return make_error(ErrorCode::action_failed, "GetState sent a malformed set");
         return states.has(ATSPI_STATE_SELECTED);
     };
+    // Java's popup list takes an option's click and its own Selection, and the combo box's name
+    // follows them, but the combo box keeps its choice: only its own Selection sets that.
+    if (option.wrapped && (o.interfaces & IF_SELECTION)) {
+        const std::int32_t index = option.index;
+        if (TRY(call_bool({o.ref.bus, o.ref.path, IFACE_SELECTION, "SelectChild"},
+                          [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); })) &&
+            TRY(settle(chosen)))
+            return {};
+        return no_route(ErrorCode::action_failed, EditKind::choice, atspi_role_name(o.role),
+                        "it took Selection.SelectChild but does not show the option", PICK_IN_TAKEOVER);
+    }
     auto names = live_action_names(m_bus, option.ref, m_deadline);
     if (names) {
         if (auto choice = nd_core::choose_action(nd_core::ActKind::click, *names)) {

@@ -68,11 +68,21 @@ private:
         std::string name;
         bool selected = false;
         bool listed = false; // in an option container, or a child of an option's role
+        bool wrapped = false; // in a list the popup wraps (Java's), which only the select itself sets
     };
     nd_core::Result<void> set_number(const LiveObject&, std::string_view value);
     nd_core::Result<void> set_text(const LiveObject&, std::string_view value);
     nd_core::Result<void> set_choice(const LiveObject&, std::string_view value);
     nd_core::Result<std::vector<Option>> options(const LiveObject&);
+    // The list a popup's lone child wraps (Java: popup_menu > scroll_pane > viewport > list), with
+    // its items; none when the child is no such wrapper.
+    struct WrappedList {
+        ObjectRef list;
+        std::vector<ObjectRef> items;
+    };
+    nd_core::Result<std::optional<WrappedList>> wrapped_list(const ObjectRef& lone_child);
+    nd_core::Result<std::vector<ObjectRef>> children_of(const ObjectRef&);
+    nd_core::Result<std::vector<std::uint32_t>> roles_of(const std::vector<ObjectRef>&);
     nd_core::Result<double> read_number(const ObjectRef&);
     nd_core::Result<std::string> read_text(const ObjectRef&);
     nd_core::Result<bool> call_bool(const Method&, const ArgWriter&);
