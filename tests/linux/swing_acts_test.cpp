@@ -1,8 +1,8 @@
 // Java's Swing, read through Java's ATK wrapper (toolkit J2SE-access-bridge), on a settings form of
 // our own (fixtures/java/SwingForm.java). Java makes a list's items, a table's cells and its column
 // headers anew each time they are asked for; two reads must still be one structure, or every act
-// answers stale_element_token. Its combo box keeps its options three wrappers down. Each act is
-// read back, and Save prints what the app itself holds.
+// answers stale_element_token. Its combo box keeps its options three wrappers down, and its slider
+// ignores Value writes. Each act is read back, and Save prints what the app itself holds.
 //
 // The table has 60 rows, not the by-hand 5,000: when the first AT-SPI listener appears (the
 // driver's event connection), the ATK bridge builds its cache of the whole window, and the wrapper
@@ -97,6 +97,14 @@ TEST_F(SwingActs, TwoReadsAreOneStructureAndActsReadBack)
     ASSERT_TRUE(wrong.is_error) << wrong.text;
     EXPECT_EQ(wrong.code(), "invalid_arguments") << wrong.text;
     EXPECT_NE(wrong.text.find("\"Free\", \"Pro\", \"Team\""), std::string::npos) << wrong.text;
+
+    // Java's slider ignores Value writes: said so, with the takeover's keys.
+    auto slid = call("set_value", {{"element_token", nth(fresh(), "slider", "Volume")["element_token"]}, {"value", "70"}});
+    ASSERT_TRUE(slid.is_error) << slid.text;
+    EXPECT_EQ(slid.code(), "action_failed") << slid.text;
+    EXPECT_NE(slid.text.find("ignores Value writes"), std::string::npos) << slid.text;
+    EXPECT_EQ(slid.s["error"]["escalation"]["recommend"], "takeover") << slid.text;
+    EXPECT_NE(slid.s["error"]["escalation"].dump().find("press_key Right"), std::string::npos) << slid.s.dump();
 
     auto secret = call("type_text", {{"element_token", nth(fresh(), "password_text", "Password:")["element_token"]},
                                      {"text", "hunter2"}});

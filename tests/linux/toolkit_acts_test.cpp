@@ -331,6 +331,11 @@ TEST_F(Qt5Acts, SliderValueSetAfterAnotherActReadsBack)
     std::string slid;
     EXPECT_TRUE(eventually([&](const json& a) { slid = value_of(nth(a, "slider", "")); return slid == "70"; }))
         << "the slider reads " << slid;
+    // A value beyond its range is clamped by Qt; the error says so rather than "did not take it".
+    auto beyond = call("set_value", {{"element_token", nth(fresh(), "slider", "")["element_token"]}, {"value", "1000"}});
+    ASSERT_TRUE(beyond.is_error) << beyond.text;
+    EXPECT_EQ(beyond.code(), "action_failed") << beyond.text;
+    EXPECT_NE(beyond.text.find("outside its range"), std::string::npos) << beyond.text;
 }
 
 // The standard dialogs example: a push button that opens a dialog, and the pages of a tool box

@@ -40,6 +40,9 @@ constexpr const char* EDIT_IN_TAKEOVER =
 // Why a text field takes no headless write: the toolkits seen offering none.
 constexpr const char* NO_EDITABLE_TEXT =
     "it has no EditableText interface (Chromium's web text fields and Qt Quick's text fields offer none)";
+constexpr const char* SLIDE_IN_TAKEOVER =
+    "in a takeover session, a foreground click on the slider's handle, then press_key Right or Left (Home, End, "
+    "Page_Up and Page_Down take bigger steps) until it reads the value, may work";
 constexpr const char* PICK_IN_TAKEOVER =
     "foreground clicks on the select and then on its option in a takeover session may work";
 
@@ -154,9 +157,9 @@ nd_core::Result<bool> ValueRoutes::settle(const std::function<nd_core::Result<bo
     }
 }
 
-nd_core::Result<double> ValueRoutes::read_number(const ObjectRef& ref)
+nd_core::Result<double> ValueRoutes::read_number(const ObjectRef& ref, const char* property)
 {
-    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_VALUE, "CurrentValue"),
+    auto reply = TRY(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_VALUE, property),
                                 m_deadline));
     double number = 0;
     if (read_variant_double(reply.get(), number) < 0)
@@ -226,6 +229,7 @@ nd_core::Result<void> ValueRoutes::set_number(const LiveObject& o, std::string_v
     if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number))
         return make_error(ErrorCode::invalid_arguments, "the element takes a number");
     const ObjectRef& ref = o.ref;
+    const auto before = read_number(ref); // what an app that ignores the write keeps (none: not told)
     TRY_VOID(m_bus.call({ref.bus, ref.path, IFACE_PROPERTIES, "Set"},
                         [number](sd_bus_message* m) {
                             return sd_bus_message_append(m, "ssv", IFACE_VALUE, "CurrentValue", "d", number);
@@ -238,9 +242,18 @@ nd_core::Result<void> ValueRoutes::set_number(const LiveObject& o, std::string_v
     }));
     if (matched)
         return {};
-    nd_core::Error err(ErrorCode::action_failed, "the app took Value.CurrentValue but reads back " + format_number(got) +
-                                                     " (outside its range or step, or a field that ignores Value)");
-    err.escalation_reason = TYPE_IN_TAKEOVER;
+    const auto low = read_number(ref, "MinimumValue");
+    const auto high = read_number(ref, "MaximumValue");
+    std::string why = "the app took Value.CurrentValue but reads back " + format_number(got);
+    if (low && high && (number < *low || number > *high))
+        why += ": the value is outside its range, " + format_number(*low) + " to " + format_number(*high);
+    else if (before && same_number(got, *before))
+        why += ", as before: it ignores Value writes (Java's sliders do)";
+    else
+        why += " (a step of its own?)";
+    nd_core::Error err(ErrorCode::action_failed, why);
+    const auto role = atspi_role_name(o.role);
+    err.escalation_reason = role == "slider" || role == "scroll_bar" ? SLIDE_IN_TAKEOVER : TYPE_IN_TAKEOVER;
     return err;
 }
 

@@ -83,7 +83,7 @@ private:
     nd_core::Result<std::optional<WrappedList>> wrapped_list(const ObjectRef& lone_child);
     nd_core::Result<std::vector<ObjectRef>> children_of(const ObjectRef&);
     nd_core::Result<std::vector<std::uint32_t>> roles_of(const std::vector<ObjectRef>&);
-    nd_core::Result<double> read_number(const ObjectRef&);
+    nd_core::Result<double> read_number(const ObjectRef&, const char* property = "CurrentValue");
     nd_core::Result<std::string> read_text(const ObjectRef&);
     nd_core::Result<bool> call_bool(const Method&, const ArgWriter&);
     // EditableText.InsertText of `text` at character `position`: whether the app took it.
