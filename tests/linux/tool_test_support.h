@@ -251,7 +251,8 @@ protected:
 
     void TearDown() override
     {
-        call("end_session");
+        if (m_window.is_object()) // skipped or failed before its session: nothing to end
+            call("end_session");
         m_app.reset();
     }
 
