@@ -48,6 +48,12 @@ std::string_view edit_kind_name(EditKind);
 // (Chromium's localized names are all empty).
 nd_core::Result<std::vector<std::string>> live_action_names(AtspiBus&, const ObjectRef&, Deadline);
 
+// The error of a kind this app gives no working headless route, with the takeover's act in its
+// escalation: action_not_offered when no route was there to try (nothing was sent), action_failed
+// when one was tried and did nothing.
+nd_core::Error no_route(nd_core::ErrorCode, EditKind, std::string_view role, std::string_view why, const char* takeover);
+
+// set_value's routes by the element's kind (this file's .cpp; selects: atspi_choice_route.cpp).
 class ValueRoutes {
 public:
     ValueRoutes(AtspiBus& bus, Deadline deadline) : m_bus(bus), m_deadline(deadline) {}
