@@ -98,7 +98,7 @@ public:
                 if (r.ok())
                     read(*self, r.message);
                 if (--self->m_pending == 0)
-                    self->hit_corners();
+                    self->clip_to_parent();
             };
         };
         m_pending = 1;
@@ -120,17 +120,48 @@ public:
                         }));
         }
         if (m_interfaces & IF_COMPONENT) {
-            ++m_pending;
+            m_pending += 2;
             m_batch.add({m_ref.bus, m_ref.path, IFACE_COMPONENT, "GetExtents"},
                         [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
                         counted([](PartRead& p, sd_bus_message* m) {
                             p.m_has_extents = read_extents(m, p.m_extents) >= 0 && p.m_extents.w > 2 && p.m_extents.h > 2;
+                        }));
+            m_batch.add({m_ref.bus, m_ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "Parent"),
+                        counted([](PartRead& p, sd_bus_message* m) {
+                            if (sd_bus_message_enter_container(m, 'v', "(so)") >= 0)
+                                (void)read_ref(m, p.m_parent);
                         }));
         }
     }
 
 private:
     bool table() const { return (m_interfaces & IF_TABLE) != 0; }
+
+    // Step 2a: the part of the container its parent shows. A container in a scrolled view (Java's
+    // table in its viewport) spans all its rows on screen coordinates; its parent, the viewport,
+    // is what shows. A parent without extents, or one the container lies inside, changes nothing.
+    void clip_to_parent()
+    {
+        if (!m_has_extents || m_parent.null()) {
+            hit_corners();
+            return;
+        }
+        auto self = shared_from_this();
+        m_batch.add({m_parent.bus, m_parent.path, IFACE_COMPONENT, "GetExtents"},
+                    [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
+                    [self](const Reply& r) {
+                        nd_core::Frame shown;
+                        if (r.ok() && read_extents(r.message, shown) >= 0 && shown.w > 2 && shown.h > 2) {
+                            auto& f = self->m_extents;
+                            const auto left = std::max(f.x, shown.x), top = std::max(f.y, shown.y);
+                            const auto right = std::min(f.x + f.w, shown.x + shown.w);
+                            const auto bottom = std::min(f.y + f.h, shown.y + shown.h);
+                            if (right - left > 2 && bottom - top > 2)
+                                f = {left, top, right - left, bottom - top};
+                        }
+                        self->hit_corners();
+                    });
+    }
 
     // Step 2: what is at the top-left corner and at the bottom corner (bottom-right for a table,
     // bottom-left for a list), one pixel in. A corner that hits nothing falls back to the start or
@@ -292,6 +323,7 @@ private:
     VisiblePart m_part;
     nd_core::Frame m_extents;
     bool m_has_extents = false;
+    ObjectRef m_parent;
     Corner m_corners[2];
     int m_pending = 0;
     std::vector<ObjectRef> m_headers;
