@@ -51,7 +51,14 @@ std::string SemanticEvent::to_string() const
 
 void DesktopState::drop_closed_windows()
 {
-    std::erase_if(windows, [](const MockWindow& w) { return w.closing; });
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& w : windows)
+        if (w.closing && w.listed_ms > 0) {
+            w.closing = false;
+            w.tree_gone = true;
+            w.listed_until = now + std::chrono::milliseconds(w.listed_ms);
+        }
+    std::erase_if(windows, [now](const MockWindow& w) { return w.closing || (w.tree_gone && now >= w.listed_until); });
 }
 
 MockWindow* DesktopState::find_window(std::int64_t window_id)
@@ -68,6 +75,9 @@ nd_core::Result<MockWindow*> live_window(DesktopState& state, const nd_core::Win
     if (!window || (info.pid != 0 && info.pid != window->info.pid))
         return nd_core::make_error(nd_core::ErrorCode::window_target_not_found,
                                    "window " + std::to_string(info.window_id) + " is gone");
+    if (window->tree_gone)
+        return nd_core::make_error(nd_core::ErrorCode::window_target_not_found,
+                                   "window " + std::to_string(info.window_id) + " has no accessible tree (its app is closing it)");
     if (window->hung)
         return nd_core::make_error(nd_core::ErrorCode::app_not_responding,
                                    "the app of window " + std::to_string(info.window_id) + " does not respond");

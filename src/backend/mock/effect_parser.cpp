@@ -31,8 +31,8 @@ constexpr std::array<KindName, 10> KINDS = {{
     {"close_window", Effect::Kind::close_window},
 }};
 
-constexpr std::array<std::string_view, 6> MODIFIERS = {"target", "under", "position", "step", "text_from",
-                                                       "clear_source"};
+constexpr std::array<std::string_view, 7> MODIFIERS = {"target", "under", "position", "step", "text_from",
+                                                       "clear_source", "listed_ms"};
 
 nd_core::Error fail(const std::string& path, const std::string& problem)
 {
@@ -101,6 +101,8 @@ nd_core::Result<Effect> TreeBuilder::parse_effect(const Node&, const json& raw, 
         return fail(path, "an insert names its parent with \"under\"");
     if (raw.contains("prefix") && effect.kind != Effect::Kind::calc)
         return fail(path, "\"prefix\" belongs to calc effects only");
+    if (raw.contains("listed_ms") && effect.kind != Effect::Kind::close_window)
+        return fail(path, "\"listed_ms\" belongs to close_window effects only");
     if (auto target = TRY(optional_string(raw, "target", path)); !target.empty())
         effect.target = target;
 
@@ -128,6 +130,12 @@ nd_core::Result<Effect> TreeBuilder::parse_effect(const Node&, const json& raw, 
     case Effect::Kind::close_window:
         if (!main->is_boolean() || !main->get<bool>() || raw.contains("target"))
             return fail(path, "\"close_window\" is true and closes the acting element's window");
+        if (raw.contains("listed_ms")) {
+            const auto& listed = raw["listed_ms"];
+            if (!listed.is_number_integer() || listed.get<std::int64_t>() < 0 || listed.get<std::int64_t>() > 10000)
+                return fail(path, "\"listed_ms\" is how long the window stays listed after its tree went: 0 to 10000");
+            effect.listed_ms = listed.get<std::int32_t>();
+        }
         break;
     case Effect::Kind::remove:
     case Effect::Kind::select:

@@ -166,6 +166,7 @@ nd_core::Result<void> run(MockWindow& window, Node& self, const std::vector<Effe
         case Effect::Kind::close_window:
             // The window goes when the act ends (the actuator still holds it); nothing runs after.
             window.closing = true;
+            window.listed_ms = effect.listed_ms;
             return {};
         case Effect::Kind::select: {
             Node* node = TRY(resolve(window, self, effect.target));

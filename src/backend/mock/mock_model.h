@@ -46,6 +46,7 @@ struct Effect {
     std::int32_t step_y = 0;
     std::string text_from;    // insert: element id whose value fills the {text} placeholder
     bool clear_source = false; // insert: empty that element's value afterwards
+    std::int32_t listed_ms = 0; // close_window: how long the window stays listed after its tree went
 };
 
 // What a node says of itself; Node adds its place in the tree. Kept apart so a copy of a tree
@@ -82,6 +83,11 @@ struct MockWindow {
     std::chrono::milliseconds answer_time{0};
     std::int64_t next_auto_key = 1; // for elements without an id: "auto.<n>"
     bool closing = false;           // a close_window effect ran: the window goes once the act ends
+    // An app that is closing drops its tree before the window system drops its window: with a
+    // close_window's listed_ms, reads fail (window_target_not_found) while the window is listed.
+    std::int32_t listed_ms = 0;
+    bool tree_gone = false;
+    std::chrono::steady_clock::time_point listed_until{};
     // The app's templates (fixture "templates"), shared by its windows, for inserts at run time.
     std::shared_ptr<const nlohmann::json> templates;
 };

@@ -5,6 +5,7 @@ namespace nd_mock {
 nd_core::Result<std::vector<nd_core::WindowInfo>> MockWindowSource::list_windows()
 {
     std::lock_guard lock(m_state.mutex);
+    m_state.drop_closed_windows(); // a closing window's time in the list may be up
     std::vector<nd_core::WindowInfo> out;
     out.reserve(m_state.windows.size());
     for (const auto& window : m_state.windows) {

@@ -76,11 +76,17 @@ Result<SnapshotPtr> Engine::settle(Session& s, const Snapshot& before, SettleInf
 {
     const auto start = now_ms();
     const auto before_hash = content_hash(before);
-    // A read that fails because the act closed the window (a dialog's OK) is the act's effect.
+    // A read that fails because the act closed the window (a dialog's OK) is the act's effect. An
+    // app that is closing drops its accessible window before the window system does: a read that
+    // found no window (not one that timed out) waits, within the settle's time, for the window to go.
     auto read = [&]() -> Result<SnapshotPtr> {
         auto r = read_window(s, before.window);
-        if (!r.ok() && window_gone(m_backend, before.window.window_id))
-            info.window_closed = true;
+        if (r.ok())
+            return r;
+        const bool closing = r.error().code == ErrorCode::window_target_not_found;
+        while (!(info.window_closed = window_gone(m_backend, before.window.window_id)) && closing &&
+               now_ms() - start < m_options.settle_timeout.count())
+            std::this_thread::sleep_for(m_options.settle_interval);
         return r;
     };
     SnapshotPtr last = TRY(read());
