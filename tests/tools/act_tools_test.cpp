@@ -74,38 +74,49 @@ TEST(ActTools, TypingIntoATerminalRecommendsATakeover)
     EXPECT_TRUE(h.mock().semantic_log().empty()) << "a refusal sent something";
 }
 
-// A dialog's OK that closes its window: nothing is left to read back, and the window going is the
-// act's effect. A button that does nothing visible in the same dialog still recommends a takeover.
-TEST(ActTools, AnActThatClosesItsWindowIsConfirmed)
+// A dialog whose OK closes it (its close_window effect as `close`) and whose Help does nothing.
+nlohmann::json closing_dialog(const std::string& close)
 {
-    ToolHarness h;
-    ASSERT_TRUE(h.mock().add_app(nlohmann::json::parse(R"json({
+    return nlohmann::json::parse(R"json({
   "app": "Confirm", "pid": 8301,
   "windows": [{"id": 83010001, "title": "Delete?", "frame": [100, 100, 300, 120],
     "root": {"role": "dialog", "id": "dlg", "name": "Delete?", "states": ["enabled", "showing"],
       "children": [
         {"role": "push_button", "id": "dlg.ok", "name": "OK", "frame": [110, 180, 80, 30], "actions": ["click"],
-         "states": ["enabled", "focusable", "showing"], "effects": {"click": [{"close_window": true}]}},
+         "states": ["enabled", "focusable", "showing"], "effects": {"click": [)json" + close + R"json(]}},
         {"role": "push_button", "id": "dlg.help", "name": "Help", "frame": [210, 180, 80, 30], "actions": ["click"],
          "states": ["enabled", "focusable", "showing"]}]}}]
-})json")));
+})json");
+}
+
+// OK, confirmed as having closed its window, which is no longer listed.
+void expect_closed_by_ok(ToolHarness& h)
+{
+    auto ok = h.call("click", {{"element_token", h.token("Confirm", "OK")}});
+    ASSERT_FALSE(ok.is_error) << ok.text;
+    EXPECT_EQ(ok.structured["effect"], "confirmed") << ok.text;
+    EXPECT_EQ(ok.structured["verified"], true);
+    EXPECT_EQ(ok.structured["window_closed"], true) << ok.text;
+    EXPECT_TRUE(ok.structured["escalation"].is_null()) << ok.text;
+    EXPECT_EQ(ok.structured["diff"]["entries"].size(), 0u);
+    EXPECT_NE(ok.text.find("; the window closed"), std::string::npos) << ok.text;
+    auto windows = h.call("list_windows", {});
+    EXPECT_EQ(windows.text.find("Delete?"), std::string::npos) << windows.text;
+}
+
+// A dialog's OK that closes its window: nothing is left to read back, and the window going is the
+// act's effect. A button that does nothing visible in the same dialog still recommends a takeover.
+TEST(ActTools, AnActThatClosesItsWindowIsConfirmed)
+{
+    ToolHarness h;
+    ASSERT_TRUE(h.mock().add_app(closing_dialog(R"({"close_window": true})")));
     h.start();
     auto help = h.call("click", {{"element_token", h.token("Confirm", "Help")}});
     ASSERT_FALSE(help.is_error) << help.text;
     EXPECT_EQ(help.structured["effect"], "dispatched");
     EXPECT_FALSE(help.structured.contains("window_closed"));
     EXPECT_EQ(help.structured["escalation"]["recommend"], "takeover");
-
-    auto ok = h.call("click", {{"element_token", h.token("Confirm", "OK")}});
-    ASSERT_FALSE(ok.is_error) << ok.text;
-    EXPECT_EQ(ok.structured["effect"], "confirmed") << ok.text;
-    EXPECT_EQ(ok.structured["verified"], true);
-    EXPECT_EQ(ok.structured["window_closed"], true);
-    EXPECT_TRUE(ok.structured["escalation"].is_null()) << ok.text;
-    EXPECT_EQ(ok.structured["diff"]["entries"].size(), 0u);
-    EXPECT_NE(ok.text.find("; the window closed"), std::string::npos) << ok.text;
-    auto windows = h.call("list_windows", {});
-    EXPECT_EQ(windows.text.find("Delete?"), std::string::npos) << windows.text;
+    expect_closed_by_ok(h);
 }
 
 // An app that is closing drops its accessible window before the window system drops its window
@@ -114,22 +125,9 @@ TEST(ActTools, AnActThatClosesItsWindowIsConfirmed)
 TEST(ActTools, AWindowThatGoesAfterItsTreeIsStillClosedByTheAct)
 {
     ToolHarness h;
-    ASSERT_TRUE(h.mock().add_app(nlohmann::json::parse(R"json({
-  "app": "Confirm", "pid": 8302,
-  "windows": [{"id": 83020001, "title": "Delete?", "frame": [100, 100, 300, 120],
-    "root": {"role": "dialog", "id": "dlg", "name": "Delete?", "states": ["enabled", "showing"],
-      "children": [
-        {"role": "push_button", "id": "dlg.ok", "name": "OK", "frame": [110, 180, 80, 30], "actions": ["click"],
-         "states": ["enabled", "focusable", "showing"], "effects": {"click": [{"close_window": true, "listed_ms": 40}]}}]}}]
-})json")));
+    ASSERT_TRUE(h.mock().add_app(closing_dialog(R"({"close_window": true, "listed_ms": 40})")));
     h.start();
-    auto ok = h.call("click", {{"element_token", h.token("Confirm", "OK")}});
-    ASSERT_FALSE(ok.is_error) << ok.text;
-    EXPECT_EQ(ok.structured["effect"], "confirmed") << ok.text;
-    EXPECT_EQ(ok.structured["window_closed"], true) << ok.text;
-    EXPECT_TRUE(ok.structured["escalation"].is_null()) << ok.text;
-    auto windows = h.call("list_windows", {});
-    EXPECT_EQ(windows.text.find("Delete?"), std::string::npos) << windows.text;
+    expect_closed_by_ok(h);
 }
 
 TEST(ActTools, SetValueReadback)
