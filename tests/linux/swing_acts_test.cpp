@@ -8,10 +8,10 @@
 // driver's event connection), the ATK bridge builds its cache of the whole window, and the wrapper
 // spends 0.3 s on that for 300 rows, 2.6 s for 2,000 and 16 s for 5,000, its event thread busy.
 
+#include "support/temp_dir.h"
 #include "toolkit_acts.h"
 #include "tool_test_support.h"
 
-#include <filesystem>
 #include <unistd.h>
 
 namespace nd_test {
@@ -41,36 +41,22 @@ public:
             m_problem = "no JDK or no ATK wrapper for Java (scripts/setup installs openjdk-17-jdk and libatk-wrapper-java)";
             return;
         }
-        std::string dir = (std::filesystem::temp_directory_path() / "nish-swing-XXXXXX").string();
-        if (!::mkdtemp(dir.data())) {
-            m_problem = "no temporary directory";
-            return;
-        }
-        m_classes = dir;
-        const auto compiled = command_output(std::string(JAVAC) + " -d '" + m_classes + "' '" + NISH_SOURCE_DIR +
+        const auto compiled = command_output(std::string(JAVAC) + " -d '" + m_classes.path + "' '" + NISH_SOURCE_DIR +
                                              "/fixtures/java/SwingForm.java' 2>&1 && echo compiled");
         if (compiled.find("compiled") == std::string::npos)
             m_problem = "javac: " + compiled;
     }
-    ~SwingForm()
-    {
-        std::error_code ec;
-        if (!m_classes.empty())
-            std::filesystem::remove_all(m_classes, ec);
-    }
-    SwingForm(const SwingForm&) = delete;
-    SwingForm& operator=(const SwingForm&) = delete;
 
     // Empty when the form can run.
     const std::string& problem() const { return m_problem; }
     std::vector<std::string> argv(int rows = 60) const
     {
         return {"java", "-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper", "-cp",
-                std::string(ATK_WRAPPER_JAR) + ":" + m_classes, "SwingForm", std::to_string(rows)};
+                std::string(ATK_WRAPPER_JAR) + ":" + m_classes.path, "SwingForm", std::to_string(rows)};
     }
 
 private:
-    std::string m_classes;
+    TempDir m_classes{"nish-swing"};
     std::string m_problem;
 };
 
