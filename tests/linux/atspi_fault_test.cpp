@@ -4,6 +4,9 @@
 #include "atspi_test_app.h"
 
 #include "backend/linux/atspi/atspi_actuator.h"
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_locator.h"
+#include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_probe.h"
 
 #include <atomic>
@@ -52,6 +55,67 @@ TEST_F(AtspiFaultTest, a_stopped_app_fails_within_the_deadline_and_reads_after_i
     // why a timed-out act is "unsafe"), so its tree may be mid-update; the read must work, whole.
     EXPECT_EQ(again->elements.front().role, m_tree.elements.front().role);
     EXPECT_GT(again->elements.size(), m_tree.elements.size() * 9 / 10);
+}
+
+// `n` GetRole calls to the app's root in one batch under `deadline`; how many were answered.
+nd_core::Result<std::size_t> ask_roles(nd_linux::AtspiBus& bus, const std::string& app, int n,
+                                       std::chrono::milliseconds deadline)
+{
+    nd_linux::AtspiBatch batch(bus, nd_linux::deadline_in(deadline));
+    std::size_t answered = 0;
+    for (int i = 0; i < n; ++i)
+        batch.add({app, nd_linux::ROOT_PATH, nd_linux::IFACE_ACCESSIBLE, "GetRole"}, {},
+                  [&answered](const nd_linux::Reply& r) { answered += r.ok() ? 1 : 0; });
+    TRY_VOID(batch.run());
+    return answered;
+}
+
+// The calls a batch gives up on stay with the app, which answers in order. A stopped app is sent
+// one ping by each batch after, not another batch; once it continues, the next batch waits for
+// the ping (the old calls answered) and then runs whole.
+TEST_F(AtspiFaultTest, batches_after_one_that_gave_up_send_a_busy_app_a_ping_not_more_calls)
+{
+    auto apps = nd_linux::apps_of_pid(*m_bus, m_app->pid(), nd_linux::deadline_in(std::chrono::seconds(2)));
+    ASSERT_TRUE(apps && !apps->empty());
+    const std::string app = apps->front().bus;
+    EXPECT_EQ(m_bus->owed_calls(app), 0u);
+
+    m_app->signal(SIGSTOP);
+    auto first = ask_roles(*m_bus, app, 40, std::chrono::milliseconds(200));
+    ASSERT_FALSE(first);
+    EXPECT_EQ(first.error().code, ErrorCode::app_not_responding) << first.error().text();
+    EXPECT_EQ(m_bus->owed_calls(app), 40u);
+    for (int i = 0; i < 3; ++i) {
+        auto again = ask_roles(*m_bus, app, 40, std::chrono::milliseconds(200));
+        ASSERT_FALSE(again);
+        EXPECT_EQ(again.error().code, ErrorCode::app_not_responding) << again.error().text();
+        EXPECT_NE(again.error().message.find("an earlier read gave up on"), std::string::npos) << again.error().text();
+    }
+    EXPECT_EQ(m_bus->owed_calls(app), 43u) << "a batch sent a stopped app more than its ping";
+
+    m_app->signal(SIGCONT);
+    auto after = ask_roles(*m_bus, app, 40, std::chrono::seconds(5));
+    ASSERT_TRUE(after) << after.error().text();
+    EXPECT_EQ(*after, 40u);
+    EXPECT_EQ(m_bus->owed_calls(app), 0u);
+}
+
+// The toolkit decides how a window is keyed (Qt's and Java's item views by place): an app that
+// cannot say it in time fails the read instead of being taken for one without a toolkit for good.
+TEST_F(AtspiFaultTest, a_toolkit_name_the_app_was_too_busy_to_give_is_asked_again)
+{
+    nd_linux::AtspiTreeReader reader(*m_bus);
+    auto located = reader.locate(m_window, nd_linux::deadline_in(std::chrono::seconds(2)));
+    ASSERT_TRUE(located) << located.error().text();
+    m_app->signal(SIGSTOP);
+    auto stopped = reader.read_located(*located, nd_core::ReadLimits{}, nd_linux::deadline_in(std::chrono::milliseconds(200)));
+    ASSERT_FALSE(stopped);
+    EXPECT_TRUE(stopped.error().code == ErrorCode::app_not_responding || stopped.error().code == ErrorCode::timed_out)
+        << stopped.error().text();
+    m_app->signal(SIGCONT);
+    auto tree = reader.read_located(*located, nd_core::ReadLimits{}, nd_linux::deadline_in(std::chrono::seconds(5)));
+    ASSERT_TRUE(tree) << tree.error().text();
+    EXPECT_EQ(reader.last_read().toolkit, "gtk");
 }
 
 TEST_F(AtspiFaultTest, a_killed_app_gives_a_clean_error)

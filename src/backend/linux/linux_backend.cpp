@@ -80,10 +80,14 @@ nd_core::BackgroundRoutes LinuxBackend::background_routes(const nd_core::WindowI
         if (known != m_toolkits.end()) {
             toolkit = known->second;
         } else {
-            toolkit = window.pid > 0 ? toolkit_of_pid(*m_bus, window.pid) : std::string{};
-            if (m_toolkits.size() >= 256)
-                m_toolkits.clear();
-            m_toolkits[window.pid] = toolkit;
+            auto named = window.pid > 0 ? toolkit_of_pid(*m_bus, window.pid) : std::string{};
+            // A busy app is asked again next time; meanwhile its routes are the window class's.
+            if (named) {
+                toolkit = *named;
+                if (m_toolkits.size() >= 256)
+                    m_toolkits.clear();
+                m_toolkits[window.pid] = toolkit;
+            }
         }
     }
     return nd_core::background_routes(toolkit, window.app);

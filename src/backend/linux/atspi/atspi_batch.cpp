@@ -32,8 +32,10 @@ AtspiBatch::~AtspiBatch()
 {
     std::lock_guard lock(m_bus.mutex());
     for (auto& call : m_calls)
-        if (call.slot)
+        if (call.slot) {
             call.slot = sd_bus_slot_unref(call.slot);
+            m_bus.owe(call.dest, 1);
+        }
 }
 
 void AtspiBatch::add(const Method& method, ArgWriter args, ReplyHandler handler)
@@ -92,6 +94,49 @@ nd_core::Result<void> AtspiBatch::send(Call& call)
     ++m_in_flight;
     ++m_sent;
     return {};
+}
+
+nd_core::Result<bool> AtspiBatch::hold(Call& call)
+{
+    auto held = m_held.find(call.dest);
+    const bool first = held == m_held.end();
+    if (first && (call.probe || !m_bus.owes_any() || m_bus.owed(call.dest) == 0))
+        return false;
+    if (first)
+        held = m_held.emplace(call.dest, std::vector<Call>{}).first;
+    const std::string dest = call.dest;
+    held->second.push_back(std::move(call));
+    call.done = true;
+    call.handler = nullptr;
+    call.args = nullptr;
+    if (!first)
+        return true;
+    Call& ping = m_calls.emplace_back();
+    ping.batch = this;
+    ping.dest = dest;
+    ping.path = "/";
+    ping.iface = "org.freedesktop.DBus.Peer";
+    ping.member = "Ping";
+    ping.probe = true;
+    // Any answer, an error too, comes after those of the calls before it (or the app is gone).
+    ping.handler = [this, dest](const Reply&) {
+        m_bus.settle(dest);
+        release(dest);
+    };
+    // Sent at once, past the queue and the in-flight bound: the held calls wait on it alone.
+    TRY_VOID(send(ping));
+    return true;
+}
+
+void AtspiBatch::release(const std::string& dest)
+{
+    auto held = m_held.find(dest);
+    if (held == m_held.end())
+        return;
+    auto calls = std::move(held->second);
+    m_held.erase(held);
+    for (auto& call : calls)
+        m_calls.push_back(std::move(call));
 }
 
 void AtspiBatch::answer(Call& call, const Reply& reply)
@@ -200,6 +245,9 @@ nd_core::Result<void> AtspiBatch::run()
     for (;;) {
         while (m_in_flight < MAX_IN_FLIGHT && m_next_to_send < m_calls.size()) {
             Call& call = m_calls[m_next_to_send++];
+            // A ping goes out as it is made; a held call's place is left empty (done).
+            if (call.done || call.slot || TRY(hold(call)))
+                continue;
             TRY_VOID(send(call));
         }
         if (m_in_flight == 0 && m_next_to_send == m_calls.size())
@@ -207,6 +255,10 @@ nd_core::Result<void> AtspiBatch::run()
         if (TRY(process()))
             continue;
         if (usec_until(m_deadline) == 0) {
+            if (!m_held.empty())
+                return make_error(ErrorCode::app_not_responding,
+                                  "the app has not yet answered the " + std::to_string(m_bus.owed(m_held.begin()->first)) +
+                                      " AT-SPI calls an earlier read gave up on; nothing more was sent to it");
             if (m_answered == answered_before)
                 return make_error(ErrorCode::app_not_responding,
                                   "no reply to " + std::to_string(m_in_flight) + " AT-SPI calls before the deadline");

@@ -9,7 +9,10 @@
 // MAX_IN_FLIGHT calls are outstanding at once; the rest wait in a queue.
 //
 // A batch that is destroyed with calls still in flight cancels them: their late replies are
-// dropped by sd-bus and never reach a handler.
+// dropped by sd-bus and never reach a handler. The app still has them to answer, in order, before
+// anything sent after them: the bus keeps the count (AtspiBus::owe), and a batch with calls for
+// an app that owes some first pings it alone and holds the others until the ping is answered. A
+// deadline that passes first fails the batch as app_not_responding with nothing more sent.
 //
 // Calls for an app with a peer-to-peer connection (AtspiBus::use_peer) go over that connection;
 // the batch waits on all the connections it used at once. A peer connection that breaks (its app
@@ -20,6 +23,7 @@
 #include <cstddef>
 #include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace nd_linux {
@@ -64,10 +68,15 @@ private:
         sd_bus_slot* slot = nullptr;
         sd_bus* conn = nullptr; // where it was sent
         bool done = false;
+        bool probe = false; // the ping that a held app's other calls wait for
     };
 
     static int on_reply(sd_bus_message*, void* userdata, sd_bus_error*);
     nd_core::Result<void> send(Call&);
+    // Holds a call for an app that owes answers to batches before (moved to m_held, its ping sent
+    // with the first); false when it can go now.
+    nd_core::Result<bool> hold(Call&);
+    void release(const std::string& dest);
     void answer(Call&, const Reply&);
     // Processes every connection in use; true when anything happened.
     nd_core::Result<bool> process();
@@ -80,6 +89,7 @@ private:
     Deadline m_deadline;
     std::deque<Call> m_calls;      // stable addresses: userdata of the slots
     std::vector<sd_bus*> m_conns;  // the connections calls went to; [0] the bus
+    std::unordered_map<std::string, std::vector<Call>> m_held; // by destination, in order
     std::size_t m_next_to_send = 0;
     std::size_t m_in_flight = 0;
     std::size_t m_sent = 0;

@@ -146,6 +146,34 @@ void AtspiBus::drop_peer(sd_bus* peer)
         }
 }
 
+void AtspiBus::owe(const std::string& dest, std::size_t calls)
+{
+    if (calls == 0)
+        return;
+    // Past the bound the table starts again: a forgotten app is sent a full batch, as before.
+    if (m_owed.size() >= MAX_OWING_APPS && !m_owed.count(dest))
+        m_owed.clear();
+    m_owed[dest] += calls;
+}
+
+std::size_t AtspiBus::owed(std::string_view dest) const
+{
+    auto found = m_owed.find(dest);
+    return found == m_owed.end() ? 0 : found->second;
+}
+
+void AtspiBus::settle(std::string_view dest)
+{
+    if (auto found = m_owed.find(dest); found != m_owed.end())
+        m_owed.erase(found);
+}
+
+std::size_t AtspiBus::owed_calls(std::string_view dest) const
+{
+    std::lock_guard lock(m_mutex);
+    return owed(dest);
+}
+
 ArgWriter get_property(const char* iface, const char* property)
 {
     return [iface, property](sd_bus_message* m) { return sd_bus_message_append(m, "ss", iface, property); };
@@ -198,6 +226,7 @@ nd_core::Result<void> AtspiBus::ensure_connected()
     // Unique names restart on a new bus daemon: nothing learned per name still holds.
     close_peers();
     m_no_peer.clear();
+    m_owed.clear();
     {
         std::lock_guard lock(m_pid_mutex);
         m_pids.clear();

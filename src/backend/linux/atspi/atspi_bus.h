@@ -101,6 +101,18 @@ public:
     bool is_peer(const sd_bus*) const;
     void drop_peer(sd_bus*);
 
+    // For AtspiBatch, with mutex() held. The calls a batch gave up on at its deadline stay in the
+    // app's queue, and an app answers its calls in order: a batch that sent a busy app more would
+    // only lengthen the wait of the next one, and an app hung for seconds (Java building its
+    // bridge's cache) would come back to thousands of stale calls. So the bus keeps what each app
+    // owes; the next batch for it first pings it, and sends the rest once the ping comes back.
+    void owe(const std::string& dest, std::size_t calls);
+    bool owes_any() const { return !m_owed.empty(); }
+    std::size_t owed(std::string_view dest) const;
+    void settle(std::string_view dest);
+    // Locks: the calls batches gave up on that `dest` has not been seen to answer yet.
+    std::size_t owed_calls(std::string_view dest) const;
+
     // For AtspiBatch, with mutex() held: when the bus connection has closed (the AT-SPI bus went
     // away), connects again, to the address asked anew from the session bus when that is where
     // it came from; at most one attempt a second, backend_unavailable while there is no bus.
@@ -125,6 +137,8 @@ private:
     };
     std::unordered_map<std::string, sd_bus*, NameHash, std::equal_to<>> m_peers;
     std::unordered_set<std::string> m_no_peer;
+    static constexpr std::size_t MAX_OWING_APPS = 1024;
+    std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> m_owed; // under m_mutex
     bool m_peers_enabled = true;
     bool m_address_from_session = false; // reconnect() asks the session bus again
     std::uint64_t m_generation = 0;

@@ -6,22 +6,26 @@
 
 namespace nd_linux {
 
-std::string toolkit_name(AtspiBus& bus, const std::string& app_bus)
+nd_core::Result<std::string> toolkit_name(AtspiBus& bus, const std::string& app_bus, Deadline deadline)
 {
     std::string name;
     auto reply = bus.call({app_bus, ROOT_PATH, IFACE_PROPERTIES, "Get"}, get_property(IFACE_APPLICATION, "ToolkitName"),
-                          deadline_in(std::chrono::milliseconds(500)));
+                          deadline);
+    if (!reply && (reply.error().code == nd_core::ErrorCode::app_not_responding ||
+                   reply.error().code == nd_core::ErrorCode::timed_out))
+        return reply.error();
     if (!reply || read_string_variant(reply->get(), name) < 0)
         name.clear();
     return name;
 }
 
-std::string toolkit_of_pid(AtspiBus& bus, std::int64_t pid)
+nd_core::Result<std::string> toolkit_of_pid(AtspiBus& bus, std::int64_t pid)
 {
-    auto apps = apps_of_pid(bus, pid, deadline_in(std::chrono::milliseconds(1000)));
+    const Deadline deadline = deadline_in(std::chrono::milliseconds(1000));
+    auto apps = apps_of_pid(bus, pid, deadline);
     if (!apps || apps->empty())
-        return {};
-    return toolkit_name(bus, apps->front().bus);
+        return std::string{};
+    return toolkit_name(bus, apps->front().bus, deadline);
 }
 
 } // namespace nd_linux

@@ -9,10 +9,13 @@
 
 namespace nd_linux {
 
-// Empty when the app does not answer within 500 ms or names none.
-std::string toolkit_name(AtspiBus&, const std::string& app_bus);
+// Empty when the app answers without one; app_not_responding or timed_out when it does not
+// answer by the deadline: an app busy at its start (Java's bridge building its cache) is not
+// an app without a toolkit, and a holder that remembered the empty name would read it wrongly.
+nd_core::Result<std::string> toolkit_name(AtspiBus&, const std::string& app_bus, Deadline);
 
-// The toolkit of the first AT-SPI app of `pid`; empty when the process has none.
-std::string toolkit_of_pid(AtspiBus&, std::int64_t pid);
+// The toolkit of the first AT-SPI app of `pid`; empty when the process has none; an error as
+// above when it does not answer within a second.
+nd_core::Result<std::string> toolkit_of_pid(AtspiBus&, std::int64_t pid);
 
 } // namespace nd_linux

@@ -44,7 +44,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     const auto walked_at = Clock::now();
     m_warm.remember(window,
                     {.app = located.app, .top = located.top.ref, .limits = limits, .item_cache = located.cache != nullptr,
-                     .options = m_last_options, .visible_means_showing = m_last_visible},
+                     .toolkit = m_last.toolkit, .options = m_last_options, .visible_means_showing = m_last_visible},
                     tree, deadline);
     if (m_warm.tracing())
         std::fprintf(stderr,
@@ -56,14 +56,15 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     return tree;
 }
 
-const std::string& AtspiTreeReader::toolkit_of(const std::string& app)
+nd_core::Result<std::string> AtspiTreeReader::toolkit_of(const std::string& app, Deadline deadline)
 {
     auto known = m_toolkits.find(app);
     if (known != m_toolkits.end())
         return known->second;
+    auto name = TRY(toolkit_name(m_bus, app, deadline));
     if (m_toolkits.size() >= 1024)
         m_toolkits.clear();
-    return m_toolkits[app] = toolkit_name(m_bus, app);
+    return m_toolkits[app] = std::move(name);
 }
 
 nd_core::Result<void> AtspiTreeReader::sync_app(const nd_core::WindowInfo& window, std::chrono::milliseconds deadline)
@@ -95,7 +96,9 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     options.property_gets = located.cache == nullptr;
     // Qt's item views and Java's lists, tables and table headers (the ATK wrapper,
     // "J2SE-access-bridge") make each item anew, under a new path, every time it is asked for.
-    const auto& toolkit = toolkit_of(located.app.bus);
+    // Unknown, the window would be walked with the wrong keys (a Java table read whole, keyed by
+    // paths Java changes at each ask): a read that cannot learn it fails as the app's silence.
+    const auto toolkit = TRY(toolkit_of(located.app.bus, deadline));
     const bool java = toolkit == "J2SE-access-bridge";
     options.positional_item_views = toolkit == "Qt" || toolkit == "QT" || java;
     options.positional_label_panels = java;
@@ -118,6 +121,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     m_last.used_cache = located.cache != nullptr;
     m_last.used_peer = m_bus.has_peer(located.app.bus);
     m_last.warm = false;
+    m_last.toolkit = toolkit;
     return tree;
 }
 

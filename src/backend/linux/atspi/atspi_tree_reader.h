@@ -49,6 +49,7 @@ public:
         bool used_cache = false;
         bool used_peer = false; // the app's peer-to-peer connection carried the read
         bool warm = false;      // answered from the last read and the app's events (atspi_warm.h)
+        std::string toolkit;    // the app's toolkit name, as the last cold read learned it
     };
     const LastRead& last_read() const { return m_last; }
     // Action.GetName calls sent by read_frames so far (a warm read's view asks none again).
@@ -65,8 +66,9 @@ private:
     std::size_t m_action_name_calls = 0;
     WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it
     bool m_last_visible = false;  // whether visible stood for showing in it
-    // An app's toolkit name (WalkOptions::positional_item_views for Qt and Java), asked once per app.
-    const std::string& toolkit_of(const std::string& app);
+    // An app's toolkit name (WalkOptions::positional_item_views for Qt and Java), asked until
+    // the app answers, then remembered.
+    nd_core::Result<std::string> toolkit_of(const std::string& app, Deadline);
     std::unordered_map<std::string, std::string> m_toolkits;
     // The last focused child seen in each container that manages its descendants (bounded).
     TreeWalk::FocusedChildren m_focused_children;

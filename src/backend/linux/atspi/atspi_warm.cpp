@@ -2,7 +2,6 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
-#include "backend/linux/atspi/atspi_toolkit.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -120,18 +119,6 @@ std::optional<nd_core::RawTree> WarmTrees::decline(std::int64_t window_id, std::
     return std::nullopt;
 }
 
-std::string WarmTrees::toolkit_of(const std::string& app)
-{
-    auto known = m_toolkits.find(app);
-    if (known != m_toolkits.end())
-        return known->second;
-    auto name = toolkit_name(m_bus, app);
-    if (m_toolkits.size() >= 1024)
-        m_toolkits.clear();
-    m_toolkits[app] = name;
-    return name;
-}
-
 void WarmTrees::take_changes(const std::string& app)
 {
     const auto taken = m_events->take(app);
@@ -174,8 +161,6 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     Entry& e = never_warm ? scratch : m_entries[window_id];
     e = Entry{};
     e.cold = cold;
-    if (cold.item_cache)
-        e.cold.toolkit = toolkit_of(cold.app.bus);
     e.pid = window.pid;
     e.tree = std::move(tree);
     e.last_used = Clock::now();

@@ -149,8 +149,6 @@ private:
     // The row of the nearest ancestor of `path` that the read holds (-1 when none: another window).
     bool ancestor_in_read(const Entry&, const std::string& path,
                           const std::function<std::int32_t(const std::string&)>& find, Deadline, std::int32_t& out);
-    // The app's toolkit name, asked once per app.
-    std::string toolkit_of(const std::string& app);
     bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
     // Reads the frames a read returns afresh (the root's, secure fields', and in deferred mode the
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
@@ -178,7 +176,6 @@ private:
     Clock::time_point m_cold_started{};
     Clock::time_point m_last_open_attempt{};
     std::unordered_map<std::int64_t, Entry> m_entries;
-    std::unordered_map<std::string, std::string> m_toolkits; // by app bus name (bounded)
     bool m_enabled = true;
     bool m_trace = false; // NISH_WARM_TRACE=1: one line on stderr per read
     std::string m_why;
