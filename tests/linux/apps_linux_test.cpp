@@ -135,6 +135,38 @@ TEST_F(Gtk4, CalculatorButtonsReadAsAPersonReadsThem)
     }
 }
 
+// GTK4 runs a button's AT-SPI Click as a person's activation: the button shows pressed for 250 ms
+// before its handler runs. Each key's effect on the display must still confirm its click, not
+// answer "dispatched" with a takeover escalation (the settle's quiet time, docs/tokens.md).
+TEST_F(Gtk4, CalculatorKeysAreConfirmedByTheDisplay)
+{
+    OwnedApp app({"gnome-calculator"});
+    auto window = wait_for_window(app, "gnome-calculator", 40, APP_START);
+    ASSERT_FALSE(window.is_null());
+    json all;
+    ASSERT_TRUE(nd_test::wait_until([&] { all = read_all(window); return !find_row(all, "push_button", "=").is_null(); },
+        std::chrono::seconds(10))) << "no button =";
+    for (const char* key : {"7", "+", "8", "="}) {
+        auto r = call("click", {{"element_token", find_row(read_all(window), "push_button", key)["element_token"]}});
+        ASSERT_FALSE(r.is_error) << key << ": " << r.text;
+        EXPECT_EQ(r.s["effect"], "confirmed") << key << ": " << r.text;
+        EXPECT_TRUE(r.s["escalation"].is_null()) << key << ": " << r.text;
+    }
+    // The display is the window's text field that holds the sum (the other is empty).
+    std::string shown;
+    EXPECT_TRUE(nd_test::wait_until(
+        [&] {
+            shown.clear();
+            const auto now = read_all(window);
+            for (const auto& row : now["elements"])
+                if (row["role"] == "text")
+                    shown += "[" + row.value("value", "") + "]";
+            return shown.find("[15]") != std::string::npos;
+        },
+        std::chrono::seconds(2)))
+        << "the text fields show " << shown;
+}
+
 TEST_F(Gtk4, ClickTogglesACheckBoxAndReReadShowsIt)
 {
     OwnedApp app({"gtk4-widget-factory"});

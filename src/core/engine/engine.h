@@ -52,7 +52,10 @@ struct EngineOptions {
     std::string session_tag;
     std::chrono::milliseconds settle_timeout{1000};
     std::chrono::milliseconds settle_interval{20};
-    std::chrono::milliseconds settle_quiet{150};
+    // Past GTK's 250 ms: GTK4 runs a button's AT-SPI Click as a person's activation, the button
+    // shown pressed for 250 ms before its clicked handler runs; 150 ms called every such click
+    // unchanged (gnome-calculator's keys). Only an act whose window has not changed waits it out.
+    std::chrono::milliseconds settle_quiet{500};
     std::chrono::milliseconds read_deadline{3000};
     std::int32_t captures_per_second = 5;
 };
