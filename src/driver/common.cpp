@@ -65,6 +65,10 @@ ToolOutput error_output(const nd_core::Error& e)
     nd_core::write_error_object(w, e);
     w.end_object();
     out.text = e.text();
+    // The contract's line first; then, as an act's result says it, the takeover the driver
+    // recommends and its recipe, so a model that reads only the text learns the way on.
+    if (e.escalation_reason)
+        out.text += "\nescalation: takeover (" + *e.escalation_reason + ")";
     return out;
 }
 

@@ -45,6 +45,11 @@ TEST(ActTools, DisabledAndActionlessElements)
     EXPECT_EQ(menu.code(), "action_not_offered");
     EXPECT_EQ(menu.retry(), "never");
     EXPECT_EQ(menu.structured["error"]["escalation"]["recommend"], "takeover");
+    // A model that reads only the text learns the way on too: the contract's line, then the escalation's.
+    EXPECT_EQ(menu.text.find("action_not_offered: "), 0u) << menu.text;
+    EXPECT_NE(menu.text.find("\nescalation: takeover (a foreground right_click in a takeover session may work)"),
+        std::string::npos) << menu.text;
+    EXPECT_EQ(disabled.text.find('\n'), std::string::npos) << "no escalation, no second line: " << disabled.text;
     auto label = h.call("type_text", {{"element_token", h.token("Settings", "Sign in")}, {"text", "x"}});
     EXPECT_EQ(label.code(), "action_not_offered") << label.text;
     EXPECT_TRUE(h.mock().semantic_log().empty()) << "a refusal sent something";
@@ -71,6 +76,8 @@ TEST(ActTools, TypingIntoATerminalRecommendsATakeover)
     auto button = h.call("type_text", {{"element_token", h.token("Settings", "Sign in")}, {"text", "x"}});
     EXPECT_EQ(button.code(), "action_not_offered");
     EXPECT_TRUE(button.structured["error"]["escalation"].is_null()) << button.text;
+    EXPECT_EQ(button.text.find("escalation"), std::string::npos) << button.text;
+    EXPECT_NE(typed.text.find("\nescalation: takeover (a terminal takes keys"), std::string::npos) << typed.text;
     EXPECT_TRUE(h.mock().semantic_log().empty()) << "a refusal sent something";
 }
 
