@@ -136,7 +136,7 @@ void black_out_regions(Image& image, const Frame& rect, const SecureRegions& reg
             black_out_owned(image, owner, index);
     }
     for (const auto& f : regions.fields)
-        nd_core::black_out(image, nd_core::PixelRect{f.x - rect.x, f.y - rect.y, f.w, f.h});
+        nd_core::black_out(image, nd_core::PixelRect::relative(f.x, f.y, f.w, f.h, rect.x, rect.y));
 }
 
 nd_core::Result<Image> capture_screen(Desk& desk, const Frame& rect)

@@ -395,6 +395,25 @@ TEST(PngTest, BlackOutClips)
     EXPECT_EQ(broken.rgba, std::vector<std::uint8_t>(5, 255));
 }
 
+// A frame far off the screen (GTK3 places what does not show at INT_MIN) taken relative to an
+// image's corner stays far off: subtracting the corner must not wrap it onto the image.
+TEST(PngTest, AFarOffFrameStaysOffTheImage)
+{
+    constexpr auto far = std::numeric_limits<std::int32_t>::min();
+    const auto rect = nd_core::PixelRect::relative(far, far, 50, 50, 100, 100);
+    EXPECT_EQ(rect.x, far);
+    EXPECT_EQ(rect.y, far);
+    Image img = white(8, 8);
+    nd_core::black_out(img, rect);
+    for (std::size_t i = 0; i < img.rgba.size(); i += 4)
+        ASSERT_EQ(img.rgba[i], 255) << "a far-off frame blacked out a pixel";
+    const auto near = nd_core::PixelRect::relative(105, 102, 3, 4, 100, 100);
+    EXPECT_EQ(near.x, 5);
+    EXPECT_EQ(near.y, 2);
+    EXPECT_EQ(near.w, 3);
+    EXPECT_EQ(near.h, 4);
+}
+
 TEST(Base64Test, Rfc4648Vectors)
 {
     using nd_core::base64_encode;

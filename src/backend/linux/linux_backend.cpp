@@ -4,6 +4,7 @@
 #include "backend/linux/atspi/atspi_toolkit.h"
 #include "backend/linux/linux_registry.h"
 #include "backend/linux/x11/x11_input_lease.h"
+#include "backend/linux/x11/x11_popups.h"
 
 #include <cstdlib>
 
@@ -34,6 +35,10 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->open_takeover_parts();
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);
     b->m_finder = std::make_unique<AtspiFinder>(*b->m_bus);
+    // GTK 4 places a popover's rows on the popover's own surface (atspi_toolkit.h).
+    auto popups = [display = b->m_display.get()](std::int64_t window_id) { return popups_of(*display, window_id); };
+    b->m_trees->set_popup_lookup(popups);
+    b->m_finder->set_popup_lookup(popups);
     b->m_actuator = std::make_unique<AtspiActuator>(*b->m_bus);
     b->m_window_keys = std::make_unique<X11WindowKeys>(*b->m_display);
     b->m_window_pointer = std::make_unique<X11WindowPointer>(*b->m_display);

@@ -21,7 +21,7 @@ std::int32_t black_out_secure_fields(Image& image, const Snapshot& snap, std::in
     for (const auto& e : snap.elements) {
         if (!e.secure() || !e.has_frame)
             continue;
-        black_out(image, PixelRect{e.frame.x - origin_x, e.frame.y - origin_y, e.frame.w, e.frame.h});
+        black_out(image, PixelRect::relative(e.frame.x, e.frame.y, e.frame.w, e.frame.h, origin_x, origin_y));
         ++painted;
     }
     return painted;

@@ -42,4 +42,13 @@ bool Element::action_names_pending() const
     return !action_names_asked && std::any_of(actions.begin(), actions.end(), [](const std::string& a) { return a.empty(); });
 }
 
+std::int32_t subtree_end(const std::vector<Element>& elements, std::int32_t at)
+{
+    const auto n = static_cast<std::int32_t>(elements.size());
+    std::int32_t end = at + 1;
+    while (end < n && elements[static_cast<std::size_t>(end)].depth > elements[static_cast<std::size_t>(at)].depth)
+        ++end;
+    return end;
+}
+
 } // namespace nd_core

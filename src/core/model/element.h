@@ -70,6 +70,9 @@ struct WindowInfo {
         bool operator==(const Extents&) const = default;
     };
     Extents decor;
+    // The border and shadow the app draws itself around its content, inside `frame` (client-side
+    // decorations: _GTK_FRAME_EXTENTS on X11). All 0 when none or unknown.
+    Extents client_decor;
 
     bool operator==(const WindowInfo&) const = default;
 };
@@ -127,5 +130,9 @@ struct Element {
 
     bool operator==(const Element&) const = default;
 };
+
+// One past the last descendant of elements[at], in elements that are in preorder (each one's
+// descendants follow it, deeper than it).
+std::int32_t subtree_end(const std::vector<Element>& elements, std::int32_t at);
 
 } // namespace nd_core

@@ -49,11 +49,11 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
         }
     }
     if (m_no_collection.count(located.app.bus))
-        return read_and_filter(located, query, deadline);
+        return read_and_filter(window, located, query, deadline);
     // GetMatches walks every child, also of a container that makes them on demand: on a Calc sheet
     // (2^31-1 cells) it never ends. The read reads only such a container's visible part.
     if (located.cache && TRY(any_too_many_children(m_bus, located.cache->managing_descendants(), deadline)))
-        return read_and_filter(located, query, deadline);
+        return read_and_filter(window, located, query, deadline);
 
     // Without a fragment the app's own count does the limiting (one more than asked tells
     // truncation); with one, names are filtered here, so every role match is needed.
@@ -66,7 +66,7 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
     if (!matches.supported) {
         if (matches.no_such_method)
             remember(m_no_collection, located.app.bus);
-        return read_and_filter(located, query, deadline);
+        return read_and_filter(window, located, query, deadline);
     }
 
     MatchFetch fetch(m_bus, deadline, located.cache, query, role, located.top);
@@ -83,7 +83,8 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::find(const nd_core::WindowInfo
     return result;
 }
 
-nd_core::Result<nd_core::FindResult> AtspiFinder::read_and_filter(const LocatedWindow& located,
+nd_core::Result<nd_core::FindResult> AtspiFinder::read_and_filter(const nd_core::WindowInfo& window,
+                                                                  const LocatedWindow& located,
                                                                   const nd_core::FindQuery& query, Deadline deadline)
 {
     if (Clock::now() >= deadline)
@@ -91,6 +92,7 @@ nd_core::Result<nd_core::FindResult> AtspiFinder::read_and_filter(const LocatedW
     nd_core::ReadLimits limits;
     limits.max_elements = FALLBACK_MAX_ELEMENTS;
     auto tree = TRY(m_reader.read_located(located, limits, deadline));
+    m_reader.to_screen(window, tree.elements, deadline);
 
     nd_core::FindResult result;
     // A read cut at its limits may have left matches out.

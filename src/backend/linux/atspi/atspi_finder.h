@@ -24,6 +24,8 @@ public:
     explicit AtspiFinder(AtspiBus&);
 
     nd_core::Result<nd_core::FindResult> find(const nd_core::WindowInfo&, const nd_core::FindQuery&) override;
+    // The popup surfaces its reads place popovers' rows by (AtspiTreeReader::set_popup_lookup).
+    void set_popup_lookup(AtspiTreeReader::PopupLookup lookup) { m_reader.set_popup_lookup(std::move(lookup)); }
 
     // How the last successful search went (tests, benchmarks, doctor).
     struct LastFind {
@@ -42,7 +44,8 @@ public:
     static constexpr std::int32_t MAX_CANDIDATES = 100000;
 
 private:
-    nd_core::Result<nd_core::FindResult> read_and_filter(const LocatedWindow&, const nd_core::FindQuery&, Deadline);
+    nd_core::Result<nd_core::FindResult> read_and_filter(const nd_core::WindowInfo&, const LocatedWindow&,
+                                                         const nd_core::FindQuery&, Deadline);
 
     AtspiBus& m_bus;
     // Locates windows (remembering apps without a cache) and reads them whole for the fallback.

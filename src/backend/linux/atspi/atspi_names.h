@@ -30,5 +30,6 @@ inline constexpr const char* IFACE_TABLE = "org.a11y.atspi.Table";
 
 // Component.GetExtents coordinate types.
 inline constexpr unsigned COORD_SCREEN = 0;
+inline constexpr unsigned COORD_WINDOW = 1;
 
 } // namespace nd_linux

@@ -1,8 +1,14 @@
 #include "backend/linux/atspi/atspi_toolkit.h"
 
+#include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_locator.h"
 #include "backend/linux/atspi/atspi_message.h"
 #include "backend/linux/atspi/atspi_names.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
 
 namespace nd_linux {
 
@@ -26,6 +32,135 @@ nd_core::Result<std::string> toolkit_of_pid(AtspiBus& bus, std::int64_t pid)
     if (!apps || apps->empty())
         return std::string{};
     return toolkit_name(bus, apps->front().bus, deadline);
+}
+
+namespace {
+
+struct Origin {
+    std::int32_t x = 0;
+    std::int32_t y = 0;
+};
+
+Origin content_origin(const nd_core::WindowInfo& surface, std::int32_t content_w, std::int32_t content_h)
+{
+    auto border = surface.client_decor;
+    if (border == nd_core::WindowInfo::Extents{}) {
+        border.left = std::max(0, (surface.frame.w - content_w) / 2);
+        border.top = std::max(0, (surface.frame.h - content_h) / 2);
+    }
+    return {surface.frame.x + border.left, surface.frame.y + border.top};
+}
+
+} // namespace
+
+void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::WindowInfo& window,
+                     const std::vector<nd_core::WindowInfo>& popups, const std::vector<std::int32_t>* rows)
+{
+    if (elements.empty())
+        return;
+    const auto n = static_cast<std::int32_t>(elements.size());
+    const auto& content = elements.front().frame;
+    std::vector<Origin> origin(elements.size(), content_origin(window, content.w, content.h));
+    std::vector<char> popup_top(elements.size(), 0);
+    std::vector<char> taken(popups.size(), 0);
+    // A popup's subtree inside another's (a popover opened from a popover) takes its own origin.
+    for (std::int32_t i = 1; i < n; ++i) {
+        const auto& e = elements[static_cast<std::size_t>(i)];
+        if (!e.has_frame)
+            continue;
+        for (std::size_t p = 0; p < popups.size(); ++p) {
+            const auto& d = popups[p].client_decor;
+            if (taken[p] || e.frame.w != popups[p].frame.w - d.left - d.right ||
+                e.frame.h != popups[p].frame.h - d.top - d.bottom)
+                continue;
+            taken[p] = 1;
+            popup_top[static_cast<std::size_t>(i)] = 1;
+            const auto at = content_origin(popups[p], e.frame.w, e.frame.h);
+            for (auto k = i, end = subtree_end(elements, i); k < end; ++k)
+                origin[static_cast<std::size_t>(k)] = at;
+            break;
+        }
+    }
+    auto move = [&](std::int32_t k) {
+        auto& e = elements[static_cast<std::size_t>(k)];
+        if (!e.has_frame)
+            return;
+        const auto& at = origin[static_cast<std::size_t>(k)];
+        e.frame.x = popup_top[static_cast<std::size_t>(k)] ? at.x : e.frame.x + at.x;
+        e.frame.y = popup_top[static_cast<std::size_t>(k)] ? at.y : e.frame.y + at.y;
+    };
+    if (!rows) {
+        for (std::int32_t k = 0; k < n; ++k)
+            move(k);
+        return;
+    }
+    for (auto k : *rows)
+        if (k >= 0 && k < n)
+            move(k);
+}
+
+nd_core::Result<void> hide_unpicked_pages(AtspiBus& bus, std::vector<nd_core::Element>& elements, Deadline deadline)
+{
+    using Place = std::tuple<std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t>;
+    std::map<Place, std::vector<std::int32_t>> siblings;
+    for (std::size_t i = 1; i < elements.size(); ++i) {
+        const auto& e = elements[i];
+        if (e.has_frame && e.parent >= 0)
+            siblings[{e.parent, e.frame.x, e.frame.y, e.frame.w, e.frame.h}].push_back(static_cast<std::int32_t>(i));
+    }
+    struct Group {
+        std::int32_t parent = -1;
+        const std::vector<std::int32_t>* pages = nullptr;
+        ObjectRef hit;
+    };
+    std::vector<Group> groups;
+    groups.reserve(MAX_PAGE_GROUPS); // the replies hold their group by reference
+    AtspiBatch batch(bus, deadline);
+    for (const auto& [place, pages] : siblings) {
+        const auto parent = std::get<0>(place);
+        const auto ref = parse_key(elements[static_cast<std::size_t>(parent)].key);
+        if (pages.size() < 2 || !ref || groups.size() >= MAX_PAGE_GROUPS)
+            continue;
+        groups.push_back({parent, &pages, {}});
+        const auto x = std::get<1>(place) + std::get<3>(place) / 2;
+        const auto y = std::get<2>(place) + std::get<4>(place) / 2;
+        batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetAccessibleAtPoint"},
+                  [x, y](sd_bus_message* m) { return sd_bus_message_append(m, "iiu", x, y, COORD_WINDOW); },
+                  [&group = groups.back()](const Reply& r) {
+                      if (r.ok())
+                          (void)read_ref(r.message, group.hit);
+                  });
+    }
+    if (groups.empty())
+        return {};
+    TRY_VOID(batch.run());
+    std::unordered_map<std::string, std::int32_t> by_key;
+    for (std::size_t i = 0; i < elements.size(); ++i)
+        by_key.emplace(elements[i].key, static_cast<std::int32_t>(i));
+    for (const auto& g : groups) {
+        if (g.hit.null())
+            continue;
+        const auto found = by_key.find(g.hit.key());
+        if (found == by_key.end())
+            continue;
+        // The page the hit lies in: the hit's ancestor whose parent is the group's.
+        auto shown = found->second;
+        while (shown >= 0 && elements[static_cast<std::size_t>(shown)].parent != g.parent)
+            shown = elements[static_cast<std::size_t>(shown)].parent;
+        if (shown < 0 || std::find(g.pages->begin(), g.pages->end(), shown) == g.pages->end())
+            continue;
+        for (auto page : *g.pages) {
+            if (page == shown)
+                continue;
+            for (auto k = page, end = subtree_end(elements, page); k < end; ++k) {
+                auto& e = elements[static_cast<std::size_t>(k)];
+                e.has_frame = false;
+                e.frame = {};
+                e.states &= ~nd_core::STATE_SHOWING;
+            }
+        }
+    }
+    return {};
 }
 
 } // namespace nd_linux

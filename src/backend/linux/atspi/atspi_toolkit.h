@@ -5,7 +5,11 @@
 
 #include "backend/linux/atspi/atspi_bus.h"
 
+#include "core/model/element.h"
+
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace nd_linux {
 
@@ -13,6 +17,36 @@ namespace nd_linux {
 // answer by the deadline: an app busy at its start (Java's bridge building its cache) is not
 // an app without a toolkit, and a holder that remembered the empty name would read it wrongly.
 nd_core::Result<std::string> toolkit_name(AtspiBus&, const std::string& app_bus, Deadline);
+
+// GTK 4 (4.8 at least) marks its widgets visible and never showing, whatever its window's own
+// states say (a window that is mapped reads showing): a read of its apps takes visible for
+// showing, or it would read no frame below the window.
+inline bool toolkit_marks_only_visible(std::string_view toolkit) { return toolkit == "GTK"; }
+
+// GTK 4 answers every GetExtents relative to the surface its object lies on, whichever
+// coordinates are asked for (it cannot know where it is on the screen): a read moves its frames to
+// the screen (place_on_screen).
+inline bool toolkit_frames_in_window(std::string_view toolkit) { return toolkit == "GTK"; }
+
+// Moves the frames of a window's `elements` (preorder, the window's own first), answered relative
+// to the surface each lies on, to the screen. The window's content lies at the X window's origin
+// plus the border the app draws itself around it (client_decor; when unknown, half of what the X
+// window has beyond the content on each axis: a plain border, as GTK draws without a compositor);
+// the content's size is the window element's. A subtree whose top has the size of one of `popups`'
+// content lies on that popup (a popover, a menu): its top takes the popup's place and the rest
+// move by the popup's origin. With `rows`, only those elements move (frames read after the others
+// were moved, whose sizes still tell the popups' tops).
+void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::WindowInfo& window,
+                     const std::vector<nd_core::WindowInfo>& popups, const std::vector<std::int32_t>* rows = nullptr);
+
+// GTK 4 keeps a stack's hidden pages visible and at the place they last had, so their rows read as
+// showing where the page shown is. Children of one parent with the very same frame (as the app
+// answered it) are such pages: the app's own hit test (Component.GetAccessibleAtPoint on the
+// parent, at the frames' centre) tells which one shows, and the rows of the others lose their
+// frames and their showing. Groups the hit test does not settle (it names the parent, or an
+// object the read does not hold) are left as they are; at most MAX_PAGE_GROUPS are asked.
+inline constexpr std::size_t MAX_PAGE_GROUPS = 16;
+nd_core::Result<void> hide_unpicked_pages(AtspiBus&, std::vector<nd_core::Element>& elements, Deadline);
 
 // The toolkit of the first AT-SPI app of `pid`; empty when the process has none; an error as
 // above when it does not answer within a second.

@@ -34,6 +34,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     if (auto warm = m_warm.read(window, limits, deadline)) {
         m_last.elements = warm->unchanged ? m_warm.elements_of(window.window_id) : warm->elements.size();
         m_last.warm = true;
+        to_screen(window, warm->elements, deadline);
         return std::move(*warm);
     }
     const auto started = Clock::now();
@@ -46,6 +47,8 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
                     {.app = located.app, .top = located.top.ref, .limits = limits, .item_cache = located.cache != nullptr,
                      .toolkit = m_last.toolkit, .options = m_last_options, .visible_means_showing = m_last_visible},
                     tree, deadline);
+    // The warm reads keep the frames as the app answered them; what a read returns is on the screen.
+    to_screen(window, tree.elements, deadline);
     if (m_warm.tracing())
         std::fprintf(stderr,
                      "nish cold read: window %lld: locate %lld us (cache of %zu items), walk %lld us (%zu elements, %zu "
@@ -65,6 +68,56 @@ nd_core::Result<std::string> AtspiTreeReader::toolkit_of(const std::string& app,
     if (m_toolkits.size() >= 1024)
         m_toolkits.clear();
     return m_toolkits[app] = std::move(name);
+}
+
+const std::string* AtspiTreeReader::known_toolkit(const std::vector<nd_core::Element>& elements) const
+{
+    if (elements.empty())
+        return nullptr;
+    const auto ref = parse_key(elements.front().key);
+    if (!ref)
+        return nullptr;
+    const auto known = m_toolkits.find(ref->bus);
+    return known == m_toolkits.end() ? nullptr : &known->second;
+}
+
+bool AtspiTreeReader::frames_in_window(const std::vector<nd_core::Element>& elements) const
+{
+    const auto* toolkit = known_toolkit(elements);
+    return toolkit && toolkit_frames_in_window(*toolkit);
+}
+
+bool AtspiTreeReader::shows_by_place(const std::vector<nd_core::Element>& elements) const
+{
+    const auto* toolkit = known_toolkit(elements);
+    return toolkit && toolkit_marks_only_visible(*toolkit);
+}
+
+void AtspiTreeReader::to_screen(const nd_core::WindowInfo& window, std::vector<nd_core::Element>& elements,
+                                Deadline deadline, const std::vector<std::int32_t>* rows)
+{
+    const bool by_place = shows_by_place(elements);
+    if (!frames_in_window(elements) && !by_place)
+        return;
+    // A hit test the app does not answer leaves the pages as they read: the read stands.
+    if (by_place && !rows)
+        (void)hide_unpicked_pages(m_bus, elements, deadline);
+    std::vector<nd_core::WindowInfo> popups;
+    if (m_popups) {
+        // Without them a popover's rows would be placed on the window: better none than wrong.
+        auto found = m_popups(window.window_id);
+        if (found)
+            popups = std::move(found).value();
+    }
+    place_on_screen(elements, window, popups, rows);
+    if (rows)
+        return;
+    // A toolkit that marks only what is visible (GTK 4: a stack's hidden pages too) shows what has
+    // a place on the screen; the warm reads keep the rest as visible, to ask again.
+    if (by_place)
+        for (std::size_t i = 1; i < elements.size(); ++i)
+            if (!elements[i].has_frame)
+                elements[i].states &= ~nd_core::STATE_SHOWING;
 }
 
 nd_core::Result<void> AtspiTreeReader::sync_app(const nd_core::WindowInfo& window, std::chrono::milliseconds deadline)
@@ -103,6 +156,12 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     options.positional_item_views = toolkit == "Qt" || toolkit == "QT" || java;
     options.positional_label_panels = java;
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
+    // What is visible may still be on a hidden page: each visible object's place decides
+    // (to_screen), so none is left for later.
+    if (toolkit_marks_only_visible(toolkit)) {
+        options.visible_means_showing = 1;
+        options.deferred_frames = false;
+    }
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     walk.remember_focus_in(&m_focused_children);
     auto tree = TRY(walk.read(located.top.ref));
@@ -184,7 +243,14 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
         add_extents(batch, *ref, e);
     }
     const auto started = Clock::now();
+    std::vector<std::int32_t> framed_now;
+    for (auto index : indices)
+        if (index >= 0 && static_cast<std::size_t>(index) < elements.size() && !elements[static_cast<std::size_t>(index)].has_frame)
+            framed_now.push_back(index);
     TRY_VOID(batch.run());
+    std::erase_if(framed_now, [&elements](std::int32_t i) { return !elements[static_cast<std::size_t>(i)].has_frame; });
+    if (!framed_now.empty())
+        to_screen(window, elements, deadline_in(deadline), &framed_now);
     const auto calls = batch.sent();
     if (m_warm.tracing())
         std::fprintf(stderr, "nish frames%s: window %lld: %zu rows, %zu calls, %lld us\n",

@@ -8,13 +8,16 @@
 
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_locator.h"
+#include "backend/linux/atspi/atspi_toolkit.h"
 #include "backend/linux/atspi/atspi_walker.h"
 #include "backend/linux/atspi/atspi_warm.h"
 #include "core/backend/tree_reader.h"
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace nd_linux {
 
@@ -24,6 +27,10 @@ public:
 
     // By default only showing objects get a frame (see atspi_walker.cpp for why).
     void set_walk_options(WalkOptions options) { m_options = options; }
+    // The popup surfaces (menus, popovers) of a window's app, which a read of an app that answers
+    // frames relative to its surfaces places its popovers' rows by (x11_popups.h).
+    using PopupLookup = std::function<nd_core::Result<std::vector<nd_core::WindowInfo>>(std::int64_t window_id)>;
+    void set_popup_lookup(PopupLookup lookup) { m_popups = std::move(lookup); }
 
     nd_core::Result<nd_core::RawTree> read_window(const nd_core::WindowInfo&, const nd_core::ReadLimits&) override;
     // The two halves of read_window, for callers that need the located frame too (the finder):
@@ -31,6 +38,13 @@ public:
     // under `limits` and `deadline` (limits.deadline is not used again).
     nd_core::Result<LocatedWindow> locate(const nd_core::WindowInfo&, Deadline);
     nd_core::Result<nd_core::RawTree> read_located(const LocatedWindow&, const nd_core::ReadLimits&, Deadline);
+    // When the app of a window's `elements` answers frames relative to its surfaces (GTK 4,
+    // atspi_toolkit.h; known by the toolkit its cold read learnt), moves them (all, or only `rows`)
+    // to the screen, with the app's popups as the lookup finds them; when it marks only what is
+    // visible, what has no place, or lies on a stack page another covers, is not showing.
+    // read_window does it; a caller of read_located does it itself.
+    void to_screen(const nd_core::WindowInfo&, std::vector<nd_core::Element>&, Deadline,
+                   const std::vector<std::int32_t>* rows = nullptr);
     // GetExtents of the showing ones among the rows, and with `action_names` Action.GetName of the
     // actions the read left unnamed, pipelined in one batch.
     nd_core::Result<void> read_frames(const nd_core::WindowInfo&, std::vector<nd_core::Element>&,
@@ -69,7 +83,13 @@ private:
     // An app's toolkit name (WalkOptions::positional_item_views for Qt and Java), asked until
     // the app answers, then remembered.
     nd_core::Result<std::string> toolkit_of(const std::string& app, Deadline);
+    // The toolkit a window's elements' app named (null when no cold read learnt it), and the two
+    // ways it may answer other than AT-SPI says (atspi_toolkit.h).
+    const std::string* known_toolkit(const std::vector<nd_core::Element>&) const;
+    bool frames_in_window(const std::vector<nd_core::Element>&) const;
+    bool shows_by_place(const std::vector<nd_core::Element>&) const;
     std::unordered_map<std::string, std::string> m_toolkits;
+    PopupLookup m_popups;
     // The last focused child seen in each container that manages its descendants (bounded).
     TreeWalk::FocusedChildren m_focused_children;
     WarmTrees m_warm;

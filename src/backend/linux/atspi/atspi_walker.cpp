@@ -141,17 +141,19 @@ void TreeWalk::facts_arrived(int index)
         return;
     }
     n.secure = n.secure || is_secure_role(n.role);
-    // GTK 4 marks nothing showing, only visible: a window root that is visible but not showing
-    // says the toolkit is one of those, and then visible stands for showing in the whole read.
+    // A window root that is visible but not showing says the toolkit marks only visible (GTK 4
+    // windows have read so; the reader knows GTK 4 by its name too, atspi_toolkit.h), and then
+    // visible stands for showing in the whole read.
     if (index == 0 && m_options.visible_means_showing < 0 && n.states.has(ATSPI_STATE_VISIBLE) &&
         !n.states.has(ATSPI_STATE_SHOWING))
         m_visible_means_showing = true;
 
     // Extents cost GTK3 an X round trip each (about 80 µs against 20 µs for GetRole), and what
     // is not showing reports no real place (GTK3 says -2147483648), so by default only showing
-    // objects are asked.
+    // objects are asked. A secure field is asked whatever it says: a toolkit that does not mark
+    // what shows (GTK 4 did not) must not leave one out of a screenshot's blackout.
     const bool frame_now = !m_options.deferred_frames || (index == 0 && !m_facts_only) || n.secure;
-    if ((n.interfaces & IF_COMPONENT) && frame_now && (m_options.hidden_extents || showing(n.states)))
+    if ((n.interfaces & IF_COMPONENT) && frame_now && (m_options.hidden_extents || showing(n.states) || n.secure))
         m_batch.add({n.ref.bus, n.ref.path, IFACE_COMPONENT, "GetExtents"},
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {

@@ -42,9 +42,10 @@ struct WalkOptions {
     // FrameMode::deferred: extents of the root and of secure fields only; the rest are read for
     // the rows a view returns (AtspiTreeReader::read_frames).
     bool deferred_frames = false;
-    // For reads of a part of a window (warm reads, atspi_warm.h): whether visible stands for
-    // showing (-1: derive it from the root, as a window read does), and whether the part lies
-    // inside a secure field (everything below one is secure too).
+    // Whether visible stands for showing (1: the toolkit says so, atspi_toolkit.h, or a warm
+    // read of a part of a window follows its cold read; -1: derive it from the root, a window
+    // that is visible but not showing), and whether the part read lies inside a secure field
+    // (everything below one is secure too).
     int visible_means_showing = -1;
     bool inside_secure = false;
     // Qt makes the cells of its item views (QTreeView, QTableView, QListView) anew, under a new

@@ -52,15 +52,6 @@ std::vector<std::pair<std::int32_t, std::int32_t>> outermost(const std::vector<n
     return out;
 }
 
-std::int32_t subtree_end(const std::vector<nd_core::Element>& elements, std::int32_t at)
-{
-    const auto n = static_cast<std::int32_t>(elements.size());
-    std::int32_t end = at + 1;
-    while (end < n && elements[static_cast<std::size_t>(end)].depth > elements[static_cast<std::size_t>(at)].depth)
-        ++end;
-    return end;
-}
-
 void splice_subtree(std::vector<nd_core::Element>& elements, std::int32_t at, std::vector<nd_core::Element> sub)
 {
     const std::int32_t end = subtree_end(elements, at);
@@ -167,8 +158,8 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     e.cold_at = m_cold_started;
     e.bus_generation = m_bus.generation();
     // The frames of the showing rows: what the next warm read tells a scroll by. The read returns
-    // them too, so that its view does not ask for them again.
-    if (!refresh_frames(e, deadline, nullptr)) {
+    // them too, so that its view does not ask for them again. A walk that deferred none has them.
+    if (e.cold.options.deferred_frames && !refresh_frames(e, deadline, nullptr)) {
         tree = std::move(e.tree); // the read as it was: its views ask for the frames it lacks
         m_entries.erase(window_id);
         return;

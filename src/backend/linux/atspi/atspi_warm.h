@@ -186,8 +186,6 @@ private:
 // from 0), keeping the array in preorder: parents, depths and the root's parent are fixed up, and
 // the rows after it shift. Pure, for tests.
 void splice_subtree(std::vector<nd_core::Element>& elements, std::int32_t at, std::vector<nd_core::Element> sub);
-// One past the last descendant of elements[at] (descendants are contiguous in preorder).
-std::int32_t subtree_end(const std::vector<nd_core::Element>& elements, std::int32_t at);
 // GTK3's cold reads order children as its item cache does, and its GetChildren otherwise: a part
 // walked again would come out in another order. An app whose toolkit did not say is taken for one.
 bool order_from_cache(const ColdRead&);

@@ -21,9 +21,10 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
     for (std::size_t i = 0; i < el.size(); ++i) {
         auto& x = el[i];
         const bool showing = x.is(nd_core::STATE_SHOWING);
-        // Objects that are not showing report no real place (the walk's rule too). Deferred
-        // frames: those a view reads (the showing rows'), the root's and secure fields'.
-        const bool ask = (options.hidden_extents || showing) &&
+        // Objects that are not showing report no real place, but a secure field is asked whatever
+        // it says (the walk's rule too). Deferred frames: those a view reads (the showing rows'),
+        // the root's and secure fields'.
+        const bool ask = (options.hidden_extents || showing || x.secure()) &&
                          (!options.deferred_frames || i == 0 || x.secure() || showing) && parse_key(x.key);
         if (ask) {
             asks.push_back({static_cast<std::int32_t>(i)});

@@ -2,6 +2,8 @@
 
 #include "core/encode/utf8.h"
 
+#include <algorithm>
+
 namespace nd_linux {
 
 namespace {
@@ -70,6 +72,15 @@ std::vector<std::uint32_t> property_u32(const xcb_get_property_reply_t* reply)
         return {};
     const auto* values = static_cast<const std::uint32_t*>(xcb_get_property_value(reply));
     return {values, values + static_cast<std::size_t>(length) / 4};
+}
+
+std::optional<nd_core::WindowInfo::Extents> property_extents(const xcb_get_property_reply_t* reply)
+{
+    const auto e = property_u32(reply);
+    if (e.size() != 4)
+        return std::nullopt;
+    auto clip = [](std::uint32_t v) { return static_cast<std::int32_t>(std::min<std::uint32_t>(v, 512)); };
+    return nd_core::WindowInfo::Extents{clip(e[0]), clip(e[1]), clip(e[2]), clip(e[3])};
 }
 
 WmClass property_wm_class(const xcb_get_property_reply_t* reply)

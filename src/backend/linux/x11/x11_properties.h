@@ -4,9 +4,12 @@
 // here is untrusted app text or numbers set by other clients: a wrong type, format or length gives
 // an empty result, never a read past the reply.
 
+#include "core/model/element.h"
+
 #include <xcb/xcb.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +26,11 @@ std::string property_text(const xcb_get_property_reply_t* reply, xcb_atom_t utf8
 
 // A format-32 property (WINDOW, ATOM, CARDINAL lists); empty when the format is not 32.
 std::vector<std::uint32_t> property_u32(const xcb_get_property_reply_t* reply);
+
+// A four-sided border (_NET_FRAME_EXTENTS, _GTK_FRAME_EXTENTS: left, right, top, bottom), each
+// side kept within 512 pixels, since a window manager or an app may set nonsense; nothing when the
+// property is not four CARDINALs.
+std::optional<nd_core::WindowInfo::Extents> property_extents(const xcb_get_property_reply_t* reply);
 
 // WM_CLASS is two NUL-terminated strings, instance then class (ICCCM 4.1.2.5).
 struct WmClass {

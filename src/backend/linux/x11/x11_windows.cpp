@@ -24,7 +24,7 @@ struct WindowCookies {
     xcb_get_window_attributes_cookie_t attributes{};
     xcb_get_geometry_cookie_t geometry{};
     xcb_translate_coordinates_cookie_t origin{};
-    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{}, state{}, transient_for{}, extents{};
+    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{}, state{}, transient_for{}, extents{}, client_extents{};
     xcb_res_query_client_ids_cookie_t client_ids{};
     bool asked_client_ids = false;
 };
@@ -129,7 +129,8 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
     // Cached after the first list; a server that does not answer them fails the list here.
     TRY_VOID(m_display.intern_atoms({"_NET_CLIENT_LIST_STACKING", "_NET_CLIENT_LIST", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME",
         "_NET_WM_PID", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP", "UTF8_STRING",
-        "_NET_WM_WINDOW_TYPE_DIALOG", "_NET_WM_STATE", "_NET_WM_STATE_MODAL", "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS"}));
+        "_NET_WM_WINDOW_TYPE_DIALOG", "_NET_WM_STATE", "_NET_WM_STATE_MODAL", "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS",
+        "_GTK_FRAME_EXTENTS"}));
     auto root_state = TRY(read_root());
 
     auto* c = m_display.connection();
@@ -161,6 +162,7 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         k.state = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_STATE"), XCB_ATOM_ATOM, 0, 32));
         k.transient_for = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 0, 1));
         k.extents = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_FRAME_EXTENTS"), XCB_ATOM_CARDINAL, 0, 4));
+        k.client_extents = batch.add(xcb_get_property(c, 0, w, m_display.atom("_GTK_FRAME_EXTENTS"), XCB_ATOM_CARDINAL, 0, 4));
         if (ask_res) {
             xcb_res_client_id_spec_t spec{w, XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
             k.client_ids = batch.add(xcb_res_query_client_ids(c, 1, &spec));
@@ -186,6 +188,7 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         auto state = TRY(batch.take<PropertyReply>(k.state));
         auto transient_for = TRY(batch.take<PropertyReply>(k.transient_for));
         auto extents = TRY(batch.take<PropertyReply>(k.extents));
+        auto client_extents = TRY(batch.take<PropertyReply>(k.client_extents));
         XReply<xcb_res_query_client_ids_reply_t> client_ids;
         if (k.asked_client_ids)
             client_ids = TRY(batch.take<xcb_res_query_client_ids_reply_t>(k.client_ids));
@@ -238,11 +241,10 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
             info.executable = executable_name(info.pid);
         info.frame = {origin->dst_x, origin->dst_y, geometry->width, geometry->height};
         info.active = k.window == root_state.active;
-        // left, right, top, bottom; a window manager may set nonsense, so each is kept within reason.
-        if (auto e = property_u32(extents.value.get()); e.size() == 4) {
-            auto clip = [](std::uint32_t v) { return static_cast<std::int32_t>(std::min<std::uint32_t>(v, 512)); };
-            info.decor = {clip(e[0]), clip(e[1]), clip(e[2]), clip(e[3])};
-        }
+        if (auto e = property_extents(extents.value.get()))
+            info.decor = *e;
+        if (auto e = property_extents(client_extents.value.get()))
+            info.client_decor = *e;
         out.push_back(std::move(info));
     }
     for (auto& info : out)

@@ -1,0 +1,168 @@
+// GTK 4 (Debian 12's 4.8) answers every GetExtents relative to the surface its object lies on and
+// marks nothing below its window showing: the driver places its frames on the screen, by the
+// window's X origin and the popovers' own surfaces (atspi_toolkit.h). Checked where a wrong place
+// shows: a foreground click lands where the frame says, after the window was moved away from the
+// screen's corner, and a screenshot blacks the password field out where it is.
+
+#include "tool_test_support.h"
+#include "x11_test_support.h"
+
+#include "../tools/png_decode.h"
+
+namespace nd_test {
+namespace {
+
+class Gtk4Surfaces : public TakeoverAppTest {
+protected:
+    void SetUp() override {} // each test opens its app (open_in_takeover sets the driver up)
+
+    // Moves the window from outside the driver (GTK 4's own frames would not change) and waits
+    // until the driver lists it elsewhere (the window manager keeps it on the screen).
+    void move_window(int x, int y)
+    {
+        const auto id = std::to_string(m_window["window_id"].get<std::int64_t>());
+        ASSERT_EQ(run_command({"xdotool", "windowmove", id, std::to_string(x), std::to_string(y)}), 0);
+        ASSERT_TRUE(wait_until(
+            [&] {
+                const auto list = call("list_windows");
+                for (const auto& w : list.s["windows"])
+                    if (w["window_id"] == m_window["window_id"] && w["frame"]["x"] != m_window["frame"]["x"]) {
+                        m_window = w;
+                        return true;
+                    }
+                return false;
+            },
+            std::chrono::seconds(3)))
+            << "the window did not move";
+    }
+
+    // The app in a headless session (no takeover needed).
+    void open_headless(std::vector<std::string> argv, const std::string& app_name, int min_elements)
+    {
+        LinuxToolTest::SetUp();
+        if (HasFatalFailure() || IsSkipped())
+            return;
+        m_app = std::make_unique<OwnedApp>(std::move(argv));
+        m_window = wait_for_window(*m_app, app_name, min_elements, std::chrono::seconds(30));
+        ASSERT_FALSE(m_window.is_null());
+    }
+
+    static bool inside(const json& frame, const json& outer)
+    {
+        const int x = frame["x"], y = frame["y"], ox = outer["x"], oy = outer["y"];
+        return x >= ox && y >= oy && x + frame["w"].get<int>() <= ox + outer["w"].get<int>() &&
+               y + frame["h"].get<int>() <= oy + outer["h"].get<int>();
+    }
+
+    json window_titled(const std::string& title)
+    {
+        const auto list = call("list_windows");
+        for (const auto& w : list.s["windows"])
+            if (w.value("title", "") == title && m_app->owns(w["pid"].get<pid_t>()))
+                return w;
+        return nullptr;
+    }
+};
+
+TEST_F(Gtk4Surfaces, APopoverMenuItemIsClickedWhereItShows)
+{
+    open_in_takeover({"gtk4-print-editor"}, "gtk4-print-editor", 10);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    move_window(300, 200);
+    auto read = read_all(m_window);
+    auto file = find_row(read, "menu_item", "File");
+    ASSERT_FALSE(file.is_null()) << read.dump().substr(0, 2000);
+    ASSERT_TRUE(has_state(file, "showing")) << "GTK 4's visible stands for showing: " << file.dump();
+    ASSERT_TRUE(inside(file["frame"], m_window["frame"])) << file.dump() << " not in " << m_window["frame"].dump();
+    // GTK 4.8's menu bar items offer no action: the takeover's click is the way (it was refused:
+    // the item had no frame).
+    auto opened = call("click", {{"element_token", file["element_token"]}, {"delivery_mode", "foreground"}});
+    ASSERT_FALSE(opened.is_error) << opened.text;
+    json open_item;
+    ASSERT_TRUE(wait_until([&] { return !(open_item = find_row(read_all(m_window), "menu_item", "Open")).is_null(); },
+                           std::chrono::seconds(3)))
+        << "the File popover did not open";
+    // The popover lies on a surface of its own, below the menu bar, not where GTK answers it.
+    EXPECT_GT(open_item["frame"]["y"].get<int>(), file["frame"]["y"].get<int>() + file["frame"]["h"].get<int>())
+        << open_item.dump();
+    auto clicked = call("click", {{"element_token", open_item["element_token"]}, {"delivery_mode", "foreground"}});
+    ASSERT_FALSE(clicked.is_error) << clicked.text;
+    EXPECT_TRUE(wait_until([&] { return !window_titled("Select file").is_null(); }, std::chrono::seconds(5)))
+        << "the click on Open did not open the file chooser; Open read at " << open_item["frame"].dump();
+}
+
+TEST_F(Gtk4Surfaces, FramesFollowTheWindowAndThePasswordFieldIsBlackedOutWhereItShows)
+{
+    open_in_takeover({"gtk4-widget-factory"}, "gtk4-widget-factory", 500);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    move_window(120, 90);
+    auto read = read_all(m_window);
+    const auto& root = read["elements"][0];
+    ASSERT_TRUE(inside(root["frame"], m_window["frame"])) << root.dump() << " not in " << m_window["frame"].dump();
+    auto pw = find_row(read, "password_text");
+    ASSERT_FALSE(pw.is_null()) << read.dump().substr(0, 2000);
+    ASSERT_TRUE(pw["frame"].is_object()) << "the password field has no frame: " << pw.dump();
+    ASSERT_TRUE(inside(pw["frame"], m_window["frame"])) << pw.dump();
+    ASSERT_FALSE(has_state(pw, "focused"));
+
+    // A click where the frame says focuses the field: the frame is where the field shows.
+    auto clicked = call("click", {{"element_token", pw["element_token"]}, {"delivery_mode", "foreground"}});
+    ASSERT_FALSE(clicked.is_error) << clicked.text;
+    EXPECT_TRUE(wait_until([&] { return has_state(find_row(read_all(m_window), "password_text"), "focused"); },
+                           std::chrono::seconds(3)))
+        << "a click at " << pw["frame"].dump() << " did not focus the password field";
+
+    auto shot = call("get_window_state", {{"window_id", m_window["window_id"]}, {"include_screenshot", true}});
+    ASSERT_FALSE(shot.is_error) << shot.text;
+    ASSERT_FALSE(shot.image.empty()) << shot.s.dump().substr(0, 500);
+    Pixels px;
+    ASSERT_TRUE(decode_png(base64_decode(shot.image), px));
+    const auto& wf = shot.s["window"]["frame"];
+    const auto& f = pw["frame"];
+    const int x0 = f["x"].get<int>() - wf["x"].get<int>(), y0 = f["y"].get<int>() - wf["y"].get<int>();
+    int checked = 0;
+    for (int y = y0; y < y0 + f["h"].get<int>(); y += 2)
+        for (int x = x0; x < x0 + f["w"].get<int>(); x += 5) {
+            ASSERT_TRUE(x >= 0 && y >= 0 && x < px.width && y < px.height) << "the field lies outside the capture";
+            const auto* p = px.at(x, y);
+            ASSERT_TRUE(p[0] == 0 && p[1] == 0 && p[2] == 0) << "pixel " << x << "," << y << " of the password field";
+            ++checked;
+        }
+    EXPECT_GT(checked, 100);
+}
+
+// GTK 4 keeps a stack's hidden pages visible, at the place they last had: the app's own hit test
+// tells the page shown, and the rows of the others are neither showing nor placed. Switched both
+// ways, since a page shown before keeps its old place when hidden.
+TEST_F(Gtk4Surfaces, OnlyTheStackPageShownShows)
+{
+    open_headless({"gtk4-widget-factory"}, "gtk4-widget-factory", 500);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    auto tab = [&](const json& read, const std::string& name) { return find_row(read, "page_tab", name); };
+    auto shows = [&](const json& row) { return has_state(row, "showing") && row["frame"].is_object(); };
+    auto hidden = [&](const json& row) { return !has_state(row, "showing") && row["frame"].is_null(); };
+    auto read = read_all(m_window);
+    // Sunset is a tab on the first page, News one on the second.
+    ASSERT_FALSE(tab(read, "Sunset").is_null() || tab(read, "News").is_null()) << read.dump().substr(0, 2000);
+    EXPECT_TRUE(shows(tab(read, "Sunset"))) << tab(read, "Sunset").dump();
+    EXPECT_TRUE(hidden(tab(read, "News"))) << tab(read, "News").dump();
+    for (const char* page : {"Page _2", "Page _1", "Page _2"}) {
+        auto switched = call("click", {{"element_token", tab(read_all(m_window), page)["element_token"]}});
+        ASSERT_FALSE(switched.is_error) << switched.text;
+        const bool second = std::string(page) == "Page _2";
+        EXPECT_TRUE(wait_until(
+            [&] {
+                read = read_all(m_window);
+                return second ? shows(tab(read, "News")) && hidden(tab(read, "Sunset"))
+                              : shows(tab(read, "Sunset")) && hidden(tab(read, "News"));
+            },
+            std::chrono::seconds(3)))
+            << "after " << page << ": Sunset " << tab(read, "Sunset").dump() << ", News " << tab(read, "News").dump();
+    }
+}
+
+} // namespace
+} // namespace nd_test
