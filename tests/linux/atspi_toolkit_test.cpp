@@ -23,7 +23,8 @@ Element row(std::int32_t depth, std::optional<Frame> frame)
 }
 
 // A 400x600 window's content in an X window 10 px larger each way at (300, 200); a File button;
-// its popover (128x284, answered at the button's place) with one item; a button after it.
+// its popover (128x284, answered at the button's place, as GTK 4.8 does) with one item 21 px in
+// and 8 down (answered at the button's place plus that); a button after it.
 std::vector<Element> window_with_popover()
 {
     return {row(0, Frame{0, 0, 400, 600}), row(1, Frame{8, 4, 23, 16}), row(2, Frame{8, 4, 128, 284}),
@@ -61,9 +62,18 @@ TEST(PlaceOnScreen, a_popover_lies_on_its_own_surface)
     auto el = window_with_popover();
     place_on_screen(el, x_window({300, 200, 410, 610}), {x_window({298, 242, 128, 284})});
     EXPECT_EQ(el[2].frame, (Frame{298, 242, 128, 284})) << "the popover takes its surface's place";
-    EXPECT_EQ(el[3].frame, (Frame{327, 254, 86, 30})) << "its item moves by the surface's origin";
+    EXPECT_EQ(el[3].frame, (Frame{319, 250, 86, 30})) << "its item lies where it is in the popover";
     EXPECT_EQ(el[4].frame, (Frame{355, 705, 80, 30})) << "the row after the popover is the window's again";
     EXPECT_EQ(el[1].frame, (Frame{313, 209, 23, 16}));
+}
+
+TEST(PlaceOnScreen, a_popover_row_that_lands_off_its_popup_has_no_place)
+{
+    auto el = window_with_popover();
+    el[3].frame = {380, 560, 86, 30}; // 372 px into a popover 128 px wide
+    place_on_screen(el, x_window({300, 200, 410, 610}), {x_window({298, 242, 128, 284})});
+    EXPECT_FALSE(el[3].has_frame) << "better no frame than a click on something else";
+    EXPECT_EQ(el[4].frame, (Frame{355, 705, 80, 30}));
 }
 
 TEST(PlaceOnScreen, a_popup_of_another_size_leaves_the_rows_on_the_window)
@@ -73,19 +83,20 @@ TEST(PlaceOnScreen, a_popup_of_another_size_leaves_the_rows_on_the_window)
     EXPECT_EQ(el[2].frame, (Frame{313, 209, 128, 284}));
 }
 
-TEST(PlaceOnScreen, rows_read_later_are_placed_alone_and_by_the_surface_they_lie_on)
+TEST(PlaceOnScreen, rows_read_later_are_placed_alone)
 {
     auto el = window_with_popover();
     const std::vector<WindowInfo> popups{x_window({298, 242, 128, 284})};
-    el[3].has_frame = false; // the item's frame was left for later
+    el[3].has_frame = false; // the frames of the item and the last button were left for later
     place_on_screen(el, x_window({300, 200, 410, 610}), popups);
-    el[3].has_frame = true;
-    el[3].frame = {29, 42, 86, 30}; // as the app answers it now
-    const std::vector<std::int32_t> rows{3};
+    el[3] = row(3, Frame{29, 42, 86, 30}); // as the app answers them now
+    el[5] = row(1, Frame{150, 500, 80, 30});
+    const std::vector<std::int32_t> rows{3, 5};
     place_on_screen(el, x_window({300, 200, 410, 610}), popups, &rows);
-    EXPECT_EQ(el[3].frame, (Frame{327, 284, 86, 30}));
+    EXPECT_EQ(el[5].frame, (Frame{455, 705, 80, 30}));
     EXPECT_EQ(el[0].frame, (Frame{305, 205, 400, 600})) << "rows placed before stay where they are";
     EXPECT_EQ(el[2].frame, (Frame{298, 242, 128, 284}));
+    EXPECT_FALSE(el[3].has_frame) << "the popover's top was placed already: what its row moves by is gone";
 }
 
 } // namespace

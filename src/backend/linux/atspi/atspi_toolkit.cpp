@@ -51,6 +51,13 @@ Origin content_origin(const nd_core::WindowInfo& surface, std::int32_t content_w
     return {surface.frame.x + border.left, surface.frame.y + border.top};
 }
 
+bool within(const nd_core::Frame& inner, const nd_core::Frame& outer)
+{
+    return std::int64_t{inner.x} >= outer.x && std::int64_t{inner.y} >= outer.y &&
+           std::int64_t{inner.x} + inner.w <= std::int64_t{outer.x} + outer.w &&
+           std::int64_t{inner.y} + inner.h <= std::int64_t{outer.y} + outer.h;
+}
+
 } // namespace
 
 void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::WindowInfo& window,
@@ -61,9 +68,13 @@ void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::Win
     const auto n = static_cast<std::int32_t>(elements.size());
     const auto& content = elements.front().frame;
     std::vector<Origin> origin(elements.size(), content_origin(window, content.w, content.h));
-    std::vector<char> popup_top(elements.size(), 0);
+    // The popup each row lies on (its index), or -1 for the window's surface.
+    std::vector<std::int32_t> on_popup(elements.size(), -1);
     std::vector<char> taken(popups.size(), 0);
-    // A popup's subtree inside another's (a popover opened from a popover) takes its own origin.
+    // GTK 4.8 answers a popover's rows at the popover's place in it plus the place of the widget
+    // it hangs from in the window (the popover's own frame is that widget's place): each row moves
+    // by what moves the popover's top onto its popup. A popup's subtree inside another's (a
+    // popover opened from a popover) takes its own.
     for (std::int32_t i = 1; i < n; ++i) {
         const auto& e = elements[static_cast<std::size_t>(i)];
         if (!e.has_frame)
@@ -74,10 +85,12 @@ void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::Win
                 e.frame.h != popups[p].frame.h - d.top - d.bottom)
                 continue;
             taken[p] = 1;
-            popup_top[static_cast<std::size_t>(i)] = 1;
-            const auto at = content_origin(popups[p], e.frame.w, e.frame.h);
-            for (auto k = i, end = subtree_end(elements, i); k < end; ++k)
-                origin[static_cast<std::size_t>(k)] = at;
+            const auto top = content_origin(popups[p], e.frame.w, e.frame.h);
+            const Origin by{top.x - e.frame.x, top.y - e.frame.y};
+            for (auto k = i, end = subtree_end(elements, i); k < end; ++k) {
+                origin[static_cast<std::size_t>(k)] = by;
+                on_popup[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(p);
+            }
             break;
         }
     }
@@ -85,9 +98,20 @@ void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::Win
         auto& e = elements[static_cast<std::size_t>(k)];
         if (!e.has_frame)
             return;
-        const auto& at = origin[static_cast<std::size_t>(k)];
-        e.frame.x = popup_top[static_cast<std::size_t>(k)] ? at.x : e.frame.x + at.x;
-        e.frame.y = popup_top[static_cast<std::size_t>(k)] ? at.y : e.frame.y + at.y;
+        const auto p = on_popup[static_cast<std::size_t>(k)];
+        // A row read after its popover's top was placed has lost what it moves by; a row that
+        // does not land on its popup is not where GTK says: better no frame than a click elsewhere.
+        if (p >= 0 && rows) {
+            e.has_frame = false;
+            e.frame = {};
+            return;
+        }
+        e.frame.x += origin[static_cast<std::size_t>(k)].x;
+        e.frame.y += origin[static_cast<std::size_t>(k)].y;
+        if (p >= 0 && !within(e.frame, popups[static_cast<std::size_t>(p)].frame)) {
+            e.has_frame = false;
+            e.frame = {};
+        }
     };
     if (!rows) {
         for (std::int32_t k = 0; k < n; ++k)

@@ -33,9 +33,11 @@ inline bool toolkit_frames_in_window(std::string_view toolkit) { return toolkit 
 // plus the border the app draws itself around it (client_decor; when unknown, half of what the X
 // window has beyond the content on each axis: a plain border, as GTK draws without a compositor);
 // the content's size is the window element's. A subtree whose top has the size of one of `popups`'
-// content lies on that popup (a popover, a menu): its top takes the popup's place and the rest
-// move by the popup's origin. With `rows`, only those elements move (frames read after the others
-// were moved, whose sizes still tell the popups' tops).
+// content lies on that popup (a popover, a menu): its rows move by what moves its top onto the
+// popup (GTK answers them at their place in the popover plus the place of the widget it hangs
+// from), and a row that does not land on the popup loses its frame. With `rows`, only those
+// elements move (frames read after the others were moved, whose sizes still tell the popups'
+// tops; a popover's row read then loses its frame, since its top's answer is gone).
 void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::WindowInfo& window,
                      const std::vector<nd_core::WindowInfo>& popups, const std::vector<std::int32_t>* rows = nullptr);
 
