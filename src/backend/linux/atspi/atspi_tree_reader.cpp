@@ -243,10 +243,14 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
         add_extents(batch, *ref, e);
     }
     const auto started = Clock::now();
+    // Only an app that answers frames relative to its surfaces needs the rows framed now moved.
+    const bool place = frames_in_window(elements);
     std::vector<std::int32_t> framed_now;
-    for (auto index : indices)
-        if (index >= 0 && static_cast<std::size_t>(index) < elements.size() && !elements[static_cast<std::size_t>(index)].has_frame)
-            framed_now.push_back(index);
+    if (place)
+        for (auto index : indices)
+            if (index >= 0 && static_cast<std::size_t>(index) < elements.size() &&
+                !elements[static_cast<std::size_t>(index)].has_frame)
+                framed_now.push_back(index);
     TRY_VOID(batch.run());
     std::erase_if(framed_now, [&elements](std::int32_t i) { return !elements[static_cast<std::size_t>(i)].has_frame; });
     if (!framed_now.empty())
