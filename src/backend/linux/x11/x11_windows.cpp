@@ -4,6 +4,7 @@
 #include "backend/linux/x11/x11_consent_dialog.h"
 #include "backend/linux/x11/x11_properties.h"
 #include "backend/linux/x11/x11_reply.h"
+#include "backend/linux/x11/x11_window_place.h"
 
 #include <xcb/res.h>
 
@@ -21,10 +22,8 @@ using PropertyReply = xcb_get_property_reply_t;
 // Everything asked about one window, sent before any reply is read.
 struct WindowCookies {
     xcb_window_t window = XCB_WINDOW_NONE;
-    xcb_get_window_attributes_cookie_t attributes{};
-    xcb_get_geometry_cookie_t geometry{};
-    xcb_translate_coordinates_cookie_t origin{};
-    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{}, state{}, transient_for{}, extents{}, client_extents{};
+    PlaceCookies place{};
+    PropertyCookie type{}, net_name{}, name{}, wm_class{}, net_pid{}, state{}, transient_for{}, extents{};
     xcb_res_query_client_ids_cookie_t client_ids{};
     bool asked_client_ids = false;
 };
@@ -101,12 +100,7 @@ nd_core::Result<X11WindowSource::RootState> X11WindowSource::read_root()
 
     // No EWMH window manager: the root's children, which QueryTree returns bottom to top; the
     // per-window filter drops override-redirect, input-only and unmapped ones.
-    ReplyBatch tree_batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
-    auto tree = TRY(tree_batch.take<xcb_query_tree_reply_t>(tree_batch.add(xcb_query_tree(c, root))));
-    if (tree) {
-        const auto* children = xcb_query_tree_children(tree.value.get());
-        state.bottom_to_top.assign(children, children + xcb_query_tree_children_length(tree.value.get()));
-    }
+    state.bottom_to_top = TRY(root_children(m_display));
     return state;
 }
 
@@ -151,9 +145,7 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         xcb_window_t w = *it;
         WindowCookies k;
         k.window = w;
-        k.attributes = batch.add(xcb_get_window_attributes(c, w));
-        k.geometry = batch.add(xcb_get_geometry(c, w));
-        k.origin = batch.add(xcb_translate_coordinates(c, w, root, 0, 0));
+        k.place = ask_place(batch, m_display, w);
         k.type = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 0, 32));
         k.net_name = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_NAME"), utf8, 0, MAX_TEXT_PROPERTY_UNITS));
         k.name = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_GET_PROPERTY_TYPE_ANY, 0, MAX_TEXT_PROPERTY_UNITS));
@@ -162,7 +154,6 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         k.state = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_WM_STATE"), XCB_ATOM_ATOM, 0, 32));
         k.transient_for = batch.add(xcb_get_property(c, 0, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 0, 1));
         k.extents = batch.add(xcb_get_property(c, 0, w, m_display.atom("_NET_FRAME_EXTENTS"), XCB_ATOM_CARDINAL, 0, 4));
-        k.client_extents = batch.add(xcb_get_property(c, 0, w, m_display.atom("_GTK_FRAME_EXTENTS"), XCB_ATOM_CARDINAL, 0, 4));
         if (ask_res) {
             xcb_res_client_id_spec_t spec{w, XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
             k.client_ids = batch.add(xcb_res_query_client_ids(c, 1, &spec));
@@ -177,9 +168,7 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
     for (const auto& k : sent) {
         // Every reply is taken, even of a window that turns out not to be listed, so none is left
         // waiting inside xcb.
-        auto attributes = TRY(batch.take<xcb_get_window_attributes_reply_t>(k.attributes));
-        auto geometry = TRY(batch.take<xcb_get_geometry_reply_t>(k.geometry));
-        auto origin = TRY(batch.take<xcb_translate_coordinates_reply_t>(k.origin));
+        auto place = TRY(take_place(batch, k.place));
         auto type = TRY(batch.take<PropertyReply>(k.type));
         auto net_name = TRY(batch.take<PropertyReply>(k.net_name));
         auto name = TRY(batch.take<PropertyReply>(k.name));
@@ -188,16 +177,12 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         auto state = TRY(batch.take<PropertyReply>(k.state));
         auto transient_for = TRY(batch.take<PropertyReply>(k.transient_for));
         auto extents = TRY(batch.take<PropertyReply>(k.extents));
-        auto client_extents = TRY(batch.take<PropertyReply>(k.client_extents));
         XReply<xcb_res_query_client_ids_reply_t> client_ids;
         if (k.asked_client_ids)
             client_ids = TRY(batch.take<xcb_res_query_client_ids_reply_t>(k.client_ids));
 
         // A window destroyed since the list was read answers BadWindow: it is simply gone.
-        if (!attributes || !geometry || !origin)
-            continue;
-        if (attributes->map_state != XCB_MAP_STATE_VIEWABLE || attributes->override_redirect
-            || attributes->_class != XCB_WINDOW_CLASS_INPUT_OUTPUT)
+        if (!place || !place->viewable || place->override_redirect || !place->input_output)
             continue;
         nd_core::WindowInfo info;
         info.window_id = k.window;
@@ -215,7 +200,7 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
                 info.title = property_text(net_name.value.get(), utf8);
                 auto cls = property_wm_class(wm_class.value.get());
                 info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
-                info.frame = {origin->dst_x, origin->dst_y, geometry->width, geometry->height};
+                info.frame = place->frame;
                 panels->push_back(std::move(info));
             }
             continue;
@@ -239,12 +224,12 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
             info.app = process_name(info.pid);
         if (m_display.is_local())
             info.executable = executable_name(info.pid);
-        info.frame = {origin->dst_x, origin->dst_y, geometry->width, geometry->height};
+        info.frame = place->frame;
         info.active = k.window == root_state.active;
         if (auto e = property_extents(extents.value.get()))
             info.decor = *e;
-        if (auto e = property_extents(client_extents.value.get()))
-            info.client_decor = *e;
+        if (place->client_decor)
+            info.client_decor = *place->client_decor;
         out.push_back(std::move(info));
     }
     for (auto& info : out)
