@@ -24,6 +24,15 @@ nd_core::Result<std::vector<WindowInfo>> Desk::all_windows()
     return source->list_windows();
 }
 
+nd_core::Result<std::vector<WindowInfo>> Desk::popups_of(const WindowInfo& window)
+{
+    auto lock = lock_backend();
+    auto* source = m_backend.windows();
+    if (!source)
+        return std::vector<WindowInfo>{};
+    return source->list_popups(window);
+}
+
 bool Desk::allows(const WindowInfo& w) const
 {
     // The allowlist names apps as desk_windows shows them (the executable on Linux); the app's own

@@ -41,11 +41,19 @@ nd_core::Result<HitTest> hit_test(Desk& desk, const nd_core::ElementRef& ref)
         return out;
     }
     const auto p = centre_of(e.frame);
-    const auto windows = TRY(desk.all_windows());
-    const auto* top = window_at(windows, p);
-    if (!top || top->window_id != ref.window().window_id) {
-        out.miss = top ? "the window \"" + top->title + "\" covers its centre" : "its centre is off its window";
-        return out;
+    // A menu or a popover may reach past its window's edge, on a surface of the app's own above
+    // every managed window.
+    bool on_popup = false;
+    if (!ref.window().frame.contains(p.x, p.y))
+        for (const auto& popup : TRY(desk.popups_of(ref.window())))
+            on_popup = on_popup || popup.frame.contains(p.x, p.y);
+    if (!on_popup) {
+        const auto windows = TRY(desk.all_windows());
+        const auto* top = window_at(windows, p);
+        if (!top || top->window_id != ref.window().window_id) {
+            out.miss = top ? "the window \"" + top->title + "\" covers its centre" : "its centre is off its window";
+            return out;
+        }
     }
     const auto row = row_at(elements, p);
     if (!is_within(elements, row, ref.index)) {

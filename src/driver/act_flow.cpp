@@ -2,6 +2,7 @@
 
 #include "driver/observe.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace nd_driver {
@@ -105,10 +106,17 @@ nd_core::Result<nd_core::Point> click_point(ToolEnv& env, const nd_core::Element
             "element " + std::to_string(ref.index) + " has no bounds on screen (hidden?); use its headless action");
     nd_core::Point p{e.frame.x + e.frame.w / 2, e.frame.y + e.frame.h / 2};
     const auto& win = ref.window();
-    if (!win.frame.contains(p.x, p.y))
+    auto* source = env.engine.backend().windows();
+    if (!win.frame.contains(p.x, p.y)) {
+        // A menu or a popover may reach past its window's edge, on a surface of the app's own that
+        // no window manager places: no managed window lies above it.
+        const auto popups = TRY(source->list_popups(win));
+        if (std::any_of(popups.begin(), popups.end(), [&](const nd_core::WindowInfo& w) { return w.frame.contains(p.x, p.y); }))
+            return p;
         return make_error(ErrorCode::element_not_ready,
             "element " + std::to_string(ref.index) + " lies outside its window; scroll it into view first");
-    auto windows = TRY(env.engine.backend().windows()->list_windows());
+    }
+    auto windows = TRY(source->list_windows());
     // Topmost first: any window listed before the target that covers the point occludes it.
     for (const auto& w : windows) {
         if (w.window_id == win.window_id)

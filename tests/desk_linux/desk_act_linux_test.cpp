@@ -9,6 +9,7 @@
 
 #include "desk_linux/desk_fixture.h"
 #include "linux/tool_test_support.h"
+#include "linux/x11_test_support.h"
 #include "tools/png_decode.h"
 
 #include "backend/linux/linux_backend.h"
@@ -284,6 +285,57 @@ TEST_F(DeskAct, ClickAtAPointTogglesACheckBox)
     auto outside = call("click", {{"x", w.frame.w + 5}, {"y", 1}, {"window", w.title}});
     EXPECT_FALSE(outside.ok);
     EXPECT_NE(outside.error.find("shot image"), std::string::npos) << outside.error;
+}
+
+// A popover may reach past its window's edge, on its app's own surface: act's click finds its row
+// there (the window list would name whatever lies under the popover). GTK 4's print editor, made too
+// short for its File menu.
+TEST_F(DeskAct, ActClicksAPopoverRowPastItsWindowsEdge)
+{
+    auto w = start({"gtk4-print-editor"}, 10);
+    ASSERT_EQ(nd_test::run_command({"xdotool", "windowsize", std::to_string(w.window_id), "360", "90"}), 0);
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            auto all = m_desk->all_windows();
+            for (const auto& x : all ? *all : std::vector<nd_core::WindowInfo>{})
+                if (x.window_id == w.window_id && x.frame.h < 150) {
+                    w = x;
+                    return true;
+                }
+            return false;
+        },
+        3s))
+        << "the window kept its size";
+    auto snap = read(w);
+    ASSERT_TRUE(snap);
+    const auto file = find(*snap, "menu_item", "File");
+    ASSERT_GE(file, 0);
+    auto opened = call("act", {{"id", id(*snap, file)}, {"action", "click"}});
+    ASSERT_TRUE(opened.ok) << opened.error;
+    std::int32_t setup = -1;
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            snap = read(w);
+            setup = snap ? find(*snap, "menu_item", "Page Setup") : -1;
+            return setup >= 0;
+        },
+        3s))
+        << "the File popover did not open";
+    const auto framed = framed_all(*snap);
+    const auto& f = framed[static_cast<std::size_t>(setup)].frame;
+    ASSERT_GT(f.y + f.h / 2, w.frame.y + w.frame.h) << "Page Setup lies inside the window";
+    auto clicked = call("act", {{"id", id(*snap, setup)}, {"action", "click"}});
+    ASSERT_TRUE(clicked.ok) << clicked.error;
+    EXPECT_TRUE(nd_test::wait_until(
+        [&] {
+            auto all = m_desk->all_windows();
+            for (const auto& x : all ? *all : std::vector<nd_core::WindowInfo>{})
+                if (x.title == "Page Setup" && x.pid == w.pid)
+                    return true;
+            return false;
+        },
+        5s))
+        << "the click on Page Setup did not open its dialog";
 }
 
 TEST_F(DeskAct, ScrollOverASliderTurnsIt)

@@ -92,6 +92,33 @@ TEST_F(Gtk4Surfaces, APopoverMenuItemIsClickedWhereItShows)
         << "the click on Open did not open the file chooser; Open read at " << open_item["frame"].dump();
 }
 
+// A popover may reach past its window's edge, on its own surface: a row there is clicked where it
+// shows, not refused as lying outside the window. The window is made too short for the File menu.
+TEST_F(Gtk4Surfaces, APopoverRowPastTheWindowsEdgeIsClickedOnItsPopup)
+{
+    open_in_takeover({"gtk4-print-editor"}, "gtk4-print-editor", 10);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    const auto id = std::to_string(m_window["window_id"].get<std::int64_t>());
+    ASSERT_EQ(run_command({"xdotool", "windowsize", id, "360", "90"}), 0);
+    move_window(300, 200);
+    auto file = find_row(read_all(m_window), "menu_item", "File");
+    ASSERT_FALSE(file.is_null());
+    auto opened = call("click", {{"element_token", file["element_token"]}, {"delivery_mode", "foreground"}});
+    ASSERT_FALSE(opened.is_error) << opened.text;
+    json setup;
+    ASSERT_TRUE(wait_until([&] { return !(setup = find_row(read_all(m_window), "menu_item", "Page Setup")).is_null(); },
+                           std::chrono::seconds(3)))
+        << "the File popover did not open";
+    const auto& f = setup["frame"];
+    const int bottom = m_window["frame"]["y"].get<int>() + m_window["frame"]["h"].get<int>();
+    ASSERT_GT(f["y"].get<int>() + f["h"].get<int>() / 2, bottom) << "Page Setup lies inside the window: " << setup.dump();
+    auto clicked = call("click", {{"element_token", setup["element_token"]}, {"delivery_mode", "foreground"}});
+    ASSERT_FALSE(clicked.is_error) << clicked.text;
+    EXPECT_TRUE(wait_until([&] { return !window_titled("Page Setup").is_null(); }, std::chrono::seconds(5)))
+        << "the click on Page Setup did not open its dialog; read at " << f.dump();
+}
+
 TEST_F(Gtk4Surfaces, FramesFollowTheWindowAndThePasswordFieldIsBlackedOutWhereItShows)
 {
     open_in_takeover({"gtk4-widget-factory"}, "gtk4-widget-factory", 500);

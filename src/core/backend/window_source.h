@@ -17,6 +17,10 @@ public:
     // The desktop's panels (docks: a task bar, a menu bar of the desktop), topmost first, which
     // list_windows leaves out; none where a backend has no such windows.
     virtual Result<std::vector<WindowInfo>> list_panels() { return std::vector<WindowInfo>{}; }
+    // The surfaces a window's app shows above it for a while (menus, popovers, tooltips, a select's
+    // list), which list_windows leaves out and which may reach past the window's frame: each with
+    // its window_id and frame, topmost last; none where a backend has no such surfaces.
+    virtual Result<std::vector<WindowInfo>> list_popups(const WindowInfo&) { return std::vector<WindowInfo>{}; }
 };
 
 } // namespace nd_core

@@ -2,6 +2,7 @@
 
 #include "backend/linux/x11/x11_confirm_dialog.h"
 #include "backend/linux/x11/x11_consent_dialog.h"
+#include "backend/linux/x11/x11_popups.h"
 #include "backend/linux/x11/x11_properties.h"
 #include "backend/linux/x11/x11_reply.h"
 #include "backend/linux/x11/x11_window_place.h"
@@ -114,6 +115,11 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_panels()
     std::vector<nd_core::WindowInfo> panels;
     TRY_VOID(collect(&panels));
     return panels;
+}
+
+nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_popups(const nd_core::WindowInfo& window)
+{
+    return popups_of(m_display, window.window_id);
 }
 
 nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::vector<nd_core::WindowInfo>* panels)

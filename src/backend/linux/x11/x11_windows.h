@@ -28,6 +28,8 @@ public:
     // answer a batch within X11_BATCH_TIMEOUT).
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_windows() override;
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_panels() override;
+    // The window's app's override-redirect windows (x11_popups.h).
+    nd_core::Result<std::vector<nd_core::WindowInfo>> list_popups(const nd_core::WindowInfo& window) override;
 
 private:
     struct RootState {
