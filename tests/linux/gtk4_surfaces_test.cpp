@@ -9,6 +9,9 @@
 
 #include "../tools/png_decode.h"
 
+#include <csignal>
+#include <thread>
+
 namespace nd_test {
 namespace {
 
@@ -188,6 +191,36 @@ TEST_F(Gtk4Surfaces, OnlyTheStackPageShownShows)
             },
             std::chrono::seconds(3)))
             << "after " << page << ": Sunset " << tab(read, "Sunset").dump() << ", News " << tab(read, "News").dump();
+    }
+}
+
+// A page the app switches by itself (a timer, an answer from the network; here a signal), with no
+// switcher whose selection would announce it: GTK 4 sends the pages' state changes, and each read,
+// warm ones included, shows the page shown now.
+TEST_F(Gtk4Surfaces, APageTheAppSwitchesByItselfShowsInTheNextRead)
+{
+    open_headless({"/usr/bin/python3", std::string(NISH_SOURCE_DIR) + "/fixtures/apps/gtk4_pages.py"}, "gtk4_pages.py", 6);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    auto button = [&](const json& read, const std::string& page) { return find_row(read, "push_button", page + " page button"); };
+    auto showing = [&](const json& read) {
+        const auto first = button(read, "First"), second = button(read, "Second");
+        if (first.is_null() || second.is_null())
+            return std::string("?");
+        const bool a = has_state(first, "showing") && first["frame"].is_object();
+        const bool b = has_state(second, "showing") && second["frame"].is_object();
+        return a == b ? std::string("both or neither") : a ? std::string("First") : std::string("Second");
+    };
+    auto read = read_all(m_window);
+    ASSERT_EQ(showing(read), "First") << read.dump().substr(0, 2000);
+    // Past the second the app needs to learn of the event listeners, reads are warm; each switch
+    // follows a read of the unchanged window, which the driver answers from what it holds.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    for (const char* expected : {"Second", "First", "Second"}) {
+        ASSERT_EQ(showing(read_all(m_window)), expected == std::string("First") ? "Second" : "First");
+        ASSERT_EQ(::kill(m_app->pid(), SIGUSR1), 0);
+        EXPECT_TRUE(wait_until([&] { return showing(read = read_all(m_window)) == expected; }, std::chrono::seconds(3)))
+            << "expected the " << expected << " page; read " << showing(read);
     }
 }
 
