@@ -24,13 +24,13 @@ nd_core::Result<std::vector<WindowInfo>> Desk::all_windows()
     return source->list_windows();
 }
 
-nd_core::Result<std::vector<WindowInfo>> Desk::popups_of(const WindowInfo& window)
+nd_core::Result<std::vector<WindowInfo>> Desk::unmanaged_surfaces()
 {
     auto lock = lock_backend();
     auto* source = m_backend.windows();
     if (!source)
         return std::vector<WindowInfo>{};
-    return source->list_popups(window);
+    return source->list_unmanaged();
 }
 
 bool Desk::allows(const WindowInfo& w) const

@@ -57,8 +57,9 @@ public:
     // Every top-level window, topmost first, and those whose app the allowlist lets through.
     nd_core::Result<std::vector<nd_core::WindowInfo>> all_windows();
     nd_core::Result<std::vector<nd_core::WindowInfo>> allowed_windows();
-    // The menus, popovers and tooltips a window's app shows above it (WindowSource::list_popups).
-    nd_core::Result<std::vector<nd_core::WindowInfo>> popups_of(const nd_core::WindowInfo&);
+    // The surfaces no window manager places (menus, popovers, tooltips, some notifications), above
+    // every window, topmost first (WindowSource::list_unmanaged).
+    nd_core::Result<std::vector<nd_core::WindowInfo>> unmanaged_surfaces();
 
     // The window that the verb's `window` (a title), `id` (a desk window id) and `pid` arguments
     // name, within the allowlist (docs/desk.md, "Naming a window"). A title equal to two listed

@@ -82,12 +82,32 @@ nd_core::Result<void> refuse_own_surface(Desk& desk, nd_core::Point p, std::stri
     return nd_core::refuse_own_surface_at(desk.backend(), p, what);
 }
 
+nd_core::Result<std::optional<nd_core::WindowInfo>> unmanaged_at(Desk& desk, nd_core::Point p)
+{
+    for (auto& s : TRY(desk.unmanaged_surfaces()))
+        if (s.frame.contains(p.x, p.y))
+            return std::optional<nd_core::WindowInfo>{std::move(s)};
+    return std::optional<nd_core::WindowInfo>{};
+}
+
 nd_core::Result<std::optional<nd_core::WindowInfo>> check_point_allowed(Desk& desk, nd_core::Point p, std::string_view what)
 {
     // Before the allowlist: the window list does not name our surfaces, so the allowlist would judge
     // the app underneath, which the click would never reach.
     TRY_VOID(refuse_own_surface(desk, p, what));
     auto all = TRY(desk.all_windows());
+    // Likewise a menu, a tooltip or a notification above every window: the app that shows it is
+    // judged, and its window under the point (else its topmost one) stands for it.
+    if (const auto surface = TRY(unmanaged_at(desk, p))) {
+        TRY_VOID(desk.check_allowed(*surface));
+        const auto* under = window_at(all, p);
+        if (under && surface->pid > 0 && under->pid == surface->pid)
+            return std::optional<nd_core::WindowInfo>{*under};
+        for (const auto& w : all)
+            if (surface->pid > 0 && w.pid == surface->pid)
+                return std::optional<nd_core::WindowInfo>{w};
+        return std::optional<nd_core::WindowInfo>{*surface};
+    }
     const auto* top = window_at(all, p);
     if (!top) {
         if (!desk.config().allow.empty())

@@ -27,6 +27,10 @@ nd_core::Point centre_of(const nd_core::Frame&);
 // null when the point shows the desktop or a panel.
 const nd_core::WindowInfo* window_at(const std::vector<nd_core::WindowInfo>&, nd_core::Point);
 
+// The topmost surface no window manager places (a menu, a popover, a tooltip, a notification)
+// that holds the point; nothing when none does.
+nd_core::Result<std::optional<nd_core::WindowInfo>> unmanaged_at(Desk&, nd_core::Point);
+
 // The deepest showing row whose frame holds the point (a toolkit draws children over their
 // parents), of two equally deep the later in preorder; -1 when none.
 std::int32_t row_at(const std::vector<nd_core::Element>&, nd_core::Point);

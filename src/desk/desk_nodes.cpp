@@ -41,13 +41,15 @@ nd_core::Result<HitTest> hit_test(Desk& desk, const nd_core::ElementRef& ref)
         return out;
     }
     const auto p = centre_of(e.frame);
-    // A menu or a popover may reach past its window's edge, on a surface of the app's own above
-    // every managed window.
-    bool on_popup = false;
-    if (!ref.window().frame.contains(p.x, p.y))
-        for (const auto& popup : TRY(desk.popups_of(ref.window())))
-            on_popup = on_popup || popup.frame.contains(p.x, p.y);
-    if (!on_popup) {
+    // A surface no window manager places lies above every window: one of the window's own program
+    // (a menu or a popover, which may reach past the window's edge) is where the node shows;
+    // another program's covers it.
+    const auto surface = TRY(unmanaged_at(desk, p));
+    if (surface && (surface->pid <= 0 || surface->pid != ref.window().pid)) {
+        out.miss = "window " + std::to_string(surface->window_id) + ", another program's menu, tooltip or notification, covers its centre";
+        return out;
+    }
+    if (!surface) {
         const auto windows = TRY(desk.all_windows());
         const auto* top = window_at(windows, p);
         if (!top || top->window_id != ref.window().window_id) {

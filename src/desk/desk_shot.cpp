@@ -67,10 +67,12 @@ nd_core::Result<SecureRegions> secure_regions(Desk& desk, const Frame& rect, con
     const std::vector<WindowInfo>* listed)
 {
     SecureRegions out;
-    if (listed)
-        out.windows = *listed;
-    else
-        out.windows = TRY(desk.all_windows());
+    // Surfaces no window manager places lie above every window: a menu, a tooltip or a notification
+    // of an app outside the allowlist is blacked out where it covers an allowed window.
+    out.windows = TRY(desk.unmanaged_surfaces());
+    const auto unmanaged = out.windows.size();
+    auto managed = listed ? *listed : TRY(desk.all_windows());
+    out.windows.insert(out.windows.end(), std::make_move_iterator(managed.begin()), std::make_move_iterator(managed.end()));
     if (out.windows.size() > 30000)
         out.windows.resize(30000); // owner indices are 16-bit
     for (std::size_t i = 0; i < out.windows.size(); ++i) {
@@ -79,9 +81,14 @@ nd_core::Result<SecureRegions> secure_regions(Desk& desk, const Frame& rect, con
             continue;
         auto whole = [&](std::string reason) { out.whole.push_back({static_cast<std::int16_t>(i), {w.title, std::move(reason)}}); };
         if (!desk.allows(w)) {
-            whole("its app is not in the app allowlist");
+            whole(i < unmanaged ? "it is a menu, a tooltip or a notification of an app not in the app allowlist"
+                                : "its app is not in the app allowlist");
             continue;
         }
+        // An allowed app's menu or popover: its rows are its window's, whose password fields are
+        // blacked out where they show.
+        if (i < unmanaged)
+            continue;
         const auto known = std::find_if(read.begin(), read.end(),
             [&](const nd_core::SnapshotPtr& s) { return s && s->window.window_id == w.window_id; });
         if (known != read.end()) {

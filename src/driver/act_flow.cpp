@@ -1,8 +1,8 @@
 #include "driver/act_flow.h"
 
+#include "core/engine/own_surface_guard.h"
 #include "driver/observe.h"
 
-#include <algorithm>
 #include <charconv>
 
 namespace nd_driver {
@@ -107,15 +107,24 @@ nd_core::Result<nd_core::Point> click_point(ToolEnv& env, const nd_core::Element
     nd_core::Point p{e.frame.x + e.frame.w / 2, e.frame.y + e.frame.h / 2};
     const auto& win = ref.window();
     auto* source = env.engine.backend().windows();
-    if (!win.frame.contains(p.x, p.y)) {
-        // A menu or a popover may reach past its window's edge, on a surface of the app's own that
-        // no window manager places: no managed window lies above it.
-        const auto popups = TRY(source->list_popups(win));
-        if (std::any_of(popups.begin(), popups.end(), [&](const nd_core::WindowInfo& w) { return w.frame.contains(p.x, p.y); }))
+    // Our own surfaces refuse the click where it is sent, as reserved for the person.
+    if (auto own = TRY(nd_core::own_surface_at(env.engine.backend(), p)))
+        return p;
+    // Surfaces no window manager places lie above every listed window: the topmost one at the
+    // point takes the click. One of the window's own program (a menu or a popover, which may reach
+    // past the window's edge) is where the element shows; another program's covers it.
+    for (const auto& s : TRY(source->list_unmanaged())) {
+        if (!s.frame.contains(p.x, p.y))
+            continue;
+        if (s.pid > 0 && s.pid == win.pid)
             return p;
+        return make_error(ErrorCode::target_occluded,
+            "window " + std::to_string(s.window_id) +
+                ", another program's menu, tooltip or notification, covers the element's centre");
+    }
+    if (!win.frame.contains(p.x, p.y))
         return make_error(ErrorCode::element_not_ready,
             "element " + std::to_string(ref.index) + " lies outside its window; scroll it into view first");
-    }
     auto windows = TRY(source->list_windows());
     // Topmost first: any window listed before the target that covers the point occludes it.
     for (const auto& w : windows) {

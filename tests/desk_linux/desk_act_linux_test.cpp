@@ -497,6 +497,70 @@ TEST_F(DeskAct, AScreenShotBlacksOutWindowsOutsideTheAllowlist)
     EXPECT_FALSE(named.ok);
 }
 
+// Another program's surface that no window manager places (as a menu, a tooltip or a notification
+// shows) over an allowed window, as an attacker's client would map it: the screen shot blacks it out
+// and a click on it is judged by its own app, not by the window under it.
+TEST_F(DeskAct, AnotherProgramsUnmanagedSurfaceOverAnAllowedWindowIsBlackAndRefused)
+{
+    auto w = start({"gtk3-widget-factory"}, FACTORY_ELEMENTS);
+    const int x0 = w.frame.x + 100, y0 = w.frame.y + 100, width = 240, height = 120;
+    m_apps.push_back(std::make_unique<OwnedApp>(std::vector<std::string>{
+        std::string(NISH_SOURCE_DIR) + "/fixtures/apps/popup_surface.py", std::to_string(x0), std::to_string(y0),
+        std::to_string(width), std::to_string(height)}));
+    const auto pid = m_apps.back()->pid();
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            auto surfaces = m_desk->unmanaged_surfaces();
+            for (const auto& s : surfaces ? *surfaces : std::vector<nd_core::WindowInfo>{})
+                if (s.pid == pid && s.frame.w == width)
+                    return true;
+            return false;
+        },
+        10s))
+        << "the surface never showed";
+    auto magenta = [&](const nd_test::Pixels& px) {
+        const auto* p = px.at(x0 + width / 2, y0 + height / 2);
+        return p[0] > 200 && p[1] < 50 && p[2] > 200;
+    };
+    auto black = [&](const nd_test::Pixels& px) {
+        for (int y = y0; y < y0 + height; y += 4)
+            for (int x = x0; x < x0 + width; x += 4)
+                if (const auto* p = px.at(x, y); p[0] || p[1] || p[2])
+                    return false;
+        return true;
+    };
+    std::string seen;
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            auto r = call("shot");
+            if (!r.ok)
+                return false;
+            const auto px = decode(r);
+            const auto* p = px.at(x0 + width / 2, y0 + height / 2);
+            seen = std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]);
+            return magenta(px);
+        },
+        5s))
+        << "the surface is not painted over the window: " << seen;
+
+    nd_desk::DeskConfig only_factory;
+    only_factory.allow = {"gtk3-widget-factory"};
+    m_desk = std::make_unique<nd_desk::Desk>(*m_backend, only_factory);
+    auto gated = call("shot");
+    ASSERT_TRUE(gated.ok) << gated.error;
+    const auto px = decode(gated);
+    EXPECT_TRUE(black(px)) << "another program's surface shows over the allowed window";
+    const auto* beside = px.at(x0 + width + 20, y0 + height / 2);
+    EXPECT_TRUE(beside[0] || beside[1] || beside[2]) << "the allowed window beside the surface is black too";
+    ASSERT_TRUE(gated.result.contains("windows_blacked_out")) << gated.result.dump();
+    EXPECT_NE(gated.result["windows_blacked_out"].dump().find("a notification of an app not in the app allowlist"),
+              std::string::npos)
+        << gated.result.dump();
+    auto clicked = call("click", {{"x", x0 + 10}, {"y", y0 + 10}});
+    EXPECT_FALSE(clicked.ok);
+    EXPECT_NE(clicked.error.find("app_out_of_scope"), std::string::npos) << clicked.error;
+}
+
 TEST_F(DeskAct, StillOnAQuietScreenAndASpinnerIsVolatile)
 {
     auto quiet = call("still", {{"timeout_ms", 2000}, {"hold_ms", 100}});

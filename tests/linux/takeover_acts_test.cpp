@@ -8,6 +8,7 @@
 #include "linux/x11_test_support.h"
 #include "tool_test_support.h"
 
+#include <cstdio>
 #include <sstream>
 #include <thread>
 
@@ -207,3 +208,37 @@ TEST_F(TakeoverActs, ThePersonMovingThePointerStopsAGlideWithinAStep)
 }
 
 } // namespace
+
+// Another program's surface that no window manager places (a menu, a tooltip, a notification; here
+// an attacker's client) over the element: the foreground click is refused as occluded and nothing
+// is sent, where before the window list, which does not name such surfaces, let it through.
+TEST_F(TakeoverActs, AnotherProgramsUnmanagedSurfaceOverTheElementOccludesIt)
+{
+    auto target = entry(read_all(m_window));
+    ASSERT_FALSE(target.is_null());
+    const auto& f = target["frame"];
+    const int x = f["x"].get<int>() - 10, y = f["y"].get<int>() - 10;
+    const int w = f["w"].get<int>() + 20, h = f["h"].get<int>() + 20;
+    OwnedApp cover({std::string(NISH_SOURCE_DIR) + "/fixtures/apps/popup_surface.py", std::to_string(x), std::to_string(y),
+                    std::to_string(w), std::to_string(h)});
+    ASSERT_GT(cover.pid(), 0) << cover.error();
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            std::string out;
+            if (FILE* pipe = ::popen("xwininfo -root -children", "r")) {
+                char buffer[4096];
+                for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+                    out.append(buffer, n);
+                ::pclose(pipe);
+            }
+            return out.find(std::to_string(w) + "x" + std::to_string(h) + "+" + std::to_string(x) + "+" +
+                            std::to_string(y)) != std::string::npos;
+        },
+        10s))
+        << "the surface never showed";
+    auto refused = call("click", {{"element_token", target["element_token"]}, {"delivery_mode", "foreground"}});
+    ASSERT_TRUE(refused.is_error) << refused.text;
+    EXPECT_EQ(refused.s["error"]["code"], "target_occluded") << refused.text;
+    EXPECT_NE(refused.text.find("another program's menu, tooltip or notification"), std::string::npos) << refused.text;
+    EXPECT_FALSE(has_state(row_at(read_all(m_window), target), "focused")) << "the click reached the entry";
+}

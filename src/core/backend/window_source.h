@@ -17,10 +17,12 @@ public:
     // The desktop's panels (docks: a task bar, a menu bar of the desktop), topmost first, which
     // list_windows leaves out; none where a backend has no such windows.
     virtual Result<std::vector<WindowInfo>> list_panels() { return std::vector<WindowInfo>{}; }
-    // The surfaces a window's app shows above it for a while (menus, popovers, tooltips, a select's
-    // list), which list_windows leaves out and which may reach past the window's frame: each with
-    // its window_id and frame, topmost last; none where a backend has no such surfaces.
-    virtual Result<std::vector<WindowInfo>> list_popups(const WindowInfo&) { return std::vector<WindowInfo>{}; }
+    // The surfaces no window manager places, which list_windows leaves out and which lie above
+    // every window it lists: menus, popovers, tooltips, a select's list (they may reach past their
+    // window's frame), and some desktops' notifications. Topmost first, each with its window_id,
+    // frame, and the pid, app and executable of the program that shows it where known; none where a
+    // backend has no such surfaces.
+    virtual Result<std::vector<WindowInfo>> list_unmanaged() { return std::vector<WindowInfo>{}; }
 };
 
 } // namespace nd_core

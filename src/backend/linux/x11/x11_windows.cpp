@@ -2,7 +2,6 @@
 
 #include "backend/linux/x11/x11_confirm_dialog.h"
 #include "backend/linux/x11/x11_consent_dialog.h"
-#include "backend/linux/x11/x11_popups.h"
 #include "backend/linux/x11/x11_properties.h"
 #include "backend/linux/x11/x11_reply.h"
 #include "backend/linux/x11/x11_window_place.h"
@@ -38,6 +37,17 @@ std::int64_t pid_from_client_ids(const xcb_res_query_client_ids_reply_t* reply)
             return *xcb_res_client_id_value_value(it.data);
     }
     return 0;
+}
+
+// The window's client's pid: the server's word (XRes) where it has one, else what the client says
+// of itself (_NET_WM_PID); 0 when neither.
+std::int64_t client_pid(const XReply<xcb_res_query_client_ids_reply_t>& client_ids, const PropertyReply* net_pid)
+{
+    if (client_ids)
+        if (auto pid = pid_from_client_ids(client_ids.value.get()))
+            return pid;
+    auto pids = property_u32(net_pid);
+    return pids.empty() ? 0 : pids[0];
 }
 
 } // namespace
@@ -117,9 +127,58 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_panels()
     return panels;
 }
 
-nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_popups(const nd_core::WindowInfo& window)
+nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_unmanaged()
 {
-    return popups_of(m_display, window.window_id);
+    if (m_display.broken())
+        return m_display.dead_error();
+    TRY_VOID(m_display.intern_atoms({"_NET_WM_PID", "_GTK_FRAME_EXTENTS"}));
+    const auto children = TRY(root_children(m_display));
+    auto* c = m_display.connection();
+    const bool ask_res = m_display.extensions().xres;
+    struct Asked {
+        xcb_window_t window;
+        PlaceCookies place;
+        PropertyCookie wm_class, net_pid;
+        xcb_res_query_client_ids_cookie_t client_ids{};
+    };
+    ReplyBatch batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
+    std::vector<Asked> sent;
+    sent.reserve(children.size());
+    for (auto it = children.rbegin(); it != children.rend(); ++it) { // topmost first
+        Asked k{*it, ask_place(batch, m_display, *it), {}, {}};
+        k.wm_class = batch.add(xcb_get_property(c, 0, *it, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 256));
+        k.net_pid = batch.add(xcb_get_property(c, 0, *it, m_display.atom("_NET_WM_PID"), XCB_ATOM_CARDINAL, 0, 1));
+        if (ask_res) {
+            xcb_res_client_id_spec_t spec{*it, XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
+            k.client_ids = batch.add(xcb_res_query_client_ids(c, 1, &spec));
+        }
+        sent.push_back(k);
+    }
+    std::vector<nd_core::WindowInfo> out;
+    for (const auto& k : sent) {
+        auto place = TRY(take_place(batch, k.place));
+        auto wm_class = TRY(batch.take<PropertyReply>(k.wm_class));
+        auto net_pid = TRY(batch.take<PropertyReply>(k.net_pid));
+        XReply<xcb_res_query_client_ids_reply_t> client_ids;
+        if (ask_res)
+            client_ids = TRY(batch.take<xcb_res_query_client_ids_reply_t>(k.client_ids));
+        // Toolkits keep 1x1 windows mapped off the screen for their own use: nothing shows there.
+        if (!place || !place->viewable || !place->override_redirect || !place->input_output || place->frame.w <= 1 ||
+            place->frame.h <= 1)
+            continue;
+        nd_core::WindowInfo info;
+        info.window_id = k.window;
+        info.frame = place->frame;
+        info.pid = client_pid(client_ids, net_pid.value.get());
+        auto cls = property_wm_class(wm_class.value.get());
+        info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
+        if (info.app.empty() && m_display.is_local())
+            info.app = process_name(info.pid);
+        if (m_display.is_local())
+            info.executable = executable_name(info.pid);
+        out.push_back(std::move(info));
+    }
+    return out;
 }
 
 nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::vector<nd_core::WindowInfo>* panels)
@@ -192,12 +251,7 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
             continue;
         nd_core::WindowInfo info;
         info.window_id = k.window;
-        if (client_ids)
-            info.pid = pid_from_client_ids(client_ids.value.get());
-        if (info.pid == 0) {
-            auto pids = property_u32(net_pid.value.get());
-            info.pid = pids.empty() ? 0 : pids[0];
-        }
+        info.pid = client_pid(client_ids, net_pid.value.get());
         auto types = property_u32(type.value.get());
         if (std::any_of(types.begin(), types.end(), [&](std::uint32_t t) { return t == dock || t == desktop; })) {
             if (info.pid > 0)

@@ -28,8 +28,10 @@ public:
     // answer a batch within X11_BATCH_TIMEOUT).
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_windows() override;
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_panels() override;
-    // The window's app's override-redirect windows (x11_popups.h).
-    nd_core::Result<std::vector<nd_core::WindowInfo>> list_popups(const nd_core::WindowInfo& window) override;
+    // The viewable override-redirect windows larger than 1x1 among the root's children (our own
+    // surfaces too: they are marked, not listed apart), each with its client's pid (XRes, else
+    // _NET_WM_PID), WM_CLASS and executable.
+    nd_core::Result<std::vector<nd_core::WindowInfo>> list_unmanaged() override;
 
 private:
     struct RootState {
