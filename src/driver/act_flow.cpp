@@ -107,8 +107,9 @@ nd_core::Result<nd_core::Point> click_point(ToolEnv& env, const nd_core::Element
     nd_core::Point p{e.frame.x + e.frame.w / 2, e.frame.y + e.frame.h / 2};
     const auto& win = ref.window();
     auto* source = env.engine.backend().windows();
-    // Our own surfaces refuse the click where it is sent, as reserved for the person.
-    if (auto own = TRY(nd_core::own_surface_at(env.engine.backend(), p)))
+    // Our own surfaces refuse the click where it is sent, as reserved for the person, and so does
+    // a display that cannot tell whether the point is on one.
+    if (auto own = nd_core::own_surface_at(env.engine.backend(), p); !own || *own)
         return p;
     // Surfaces no window manager places lie above every listed window: the topmost one at the
     // point takes the click. One of the window's own program (a menu or a popover, which may reach

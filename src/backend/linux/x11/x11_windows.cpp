@@ -7,6 +7,7 @@
 #include "backend/linux/x11/x11_window_place.h"
 
 #include <xcb/res.h>
+#include <xcb/shape.h>
 
 #include <algorithm>
 #include <fstream>
@@ -135,11 +136,13 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_unmanage
     const auto children = TRY(root_children(m_display));
     auto* c = m_display.connection();
     const bool ask_res = m_display.extensions().xres;
+    const bool ask_shape = m_display.extensions().shape;
     struct Asked {
         xcb_window_t window;
         PlaceCookies place;
         PropertyCookie wm_class, net_pid;
         xcb_res_query_client_ids_cookie_t client_ids{};
+        xcb_shape_get_rectangles_cookie_t input{};
     };
     ReplyBatch batch(m_display, deadline_after(X11_BATCH_TIMEOUT));
     std::vector<Asked> sent;
@@ -152,6 +155,8 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_unmanage
             xcb_res_client_id_spec_t spec{*it, XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
             k.client_ids = batch.add(xcb_res_query_client_ids(c, 1, &spec));
         }
+        if (ask_shape)
+            k.input = batch.add(xcb_shape_get_rectangles(c, *it, XCB_SHAPE_SK_INPUT));
         sent.push_back(k);
     }
     std::vector<nd_core::WindowInfo> out;
@@ -162,9 +167,16 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_unmanage
         XReply<xcb_res_query_client_ids_reply_t> client_ids;
         if (ask_res)
             client_ids = TRY(batch.take<xcb_res_query_client_ids_reply_t>(k.client_ids));
+        XReply<xcb_shape_get_rectangles_reply_t> input;
+        if (ask_shape)
+            input = TRY(batch.take<xcb_shape_get_rectangles_reply_t>(k.input));
         // Toolkits keep 1x1 windows mapped off the screen for their own use: nothing shows there.
         if (!place || !place->viewable || !place->override_redirect || !place->input_output || place->frame.w <= 1 ||
             place->frame.h <= 1)
+            continue;
+        // A surface with an empty input shape takes no click and is no app's to point at: a
+        // compositor's overlay window (the whole screen, as composited), our own indicator.
+        if (input && xcb_shape_get_rectangles_rectangles_length(input.value.get()) == 0)
             continue;
         nd_core::WindowInfo info;
         info.window_id = k.window;

@@ -28,8 +28,9 @@ public:
     // answer a batch within X11_BATCH_TIMEOUT).
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_windows() override;
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_panels() override;
-    // The viewable override-redirect windows larger than 1x1 among the root's children (our own
-    // surfaces too: they are marked, not listed apart), each with its client's pid (XRes, else
+    // The viewable override-redirect windows larger than 1x1 among the root's children that take
+    // input (an empty input shape leaves out a compositor's overlay window and our indicator; our
+    // other surfaces are listed, found apart by their mark), each with its client's pid (XRes, else
     // _NET_WM_PID), WM_CLASS and executable.
     nd_core::Result<std::vector<nd_core::WindowInfo>> list_unmanaged() override;
 
