@@ -394,9 +394,10 @@ bool WarmTrees::rewalk(Entry& e, std::int32_t at, Deadline deadline)
     return true;
 }
 
-bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline)
+bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline, bool with_descendants)
 {
     auto& el = e.tree.elements;
+    std::vector<std::int32_t> flipped; // rows whose showing changed, with descendants in the read
     // Objects inside a secure field are read as secure: never their text or value.
     for (const bool secure_part : {false, true}) {
         std::vector<std::int32_t> part;
@@ -433,11 +434,29 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
                 now.has_frame = old.has_frame;
             }
             m_stats.differed += !(old == now); // an event need not mean a change
+            if (old.is(nd_core::STATE_SHOWING) != now.is(nd_core::STATE_SHOWING) &&
+                subtree_end(el, part[k]) > part[k] + 1)
+                flipped.push_back(part[k]);
             old = std::move(now);
             ++m_stats.refetched;
         }
     }
-    return true;
+    if (!with_descendants || flipped.empty())
+        return true;
+    std::vector<bool> asked(el.size(), false);
+    for (auto row : rows)
+        asked[static_cast<std::size_t>(row)] = true;
+    std::vector<std::int32_t> inside;
+    for (auto row : flipped)
+        for (auto k = row + 1, end = subtree_end(el, row); k < end; ++k)
+            if (!asked[static_cast<std::size_t>(k)]) {
+                asked[static_cast<std::size_t>(k)] = true;
+                inside.push_back(k);
+            }
+    if (static_cast<std::int32_t>(inside.size()) > MAX_SHOWING_REFETCH)
+        return fail("a part that showed or hid holds more objects than are read again");
+    std::sort(inside.begin(), inside.end());
+    return inside.empty() || refetch(e, inside, deadline, false);
 }
 
 void WarmTrees::learn_action_names(std::int64_t window_id, const std::vector<nd_core::Element>& elements,

@@ -149,7 +149,12 @@ private:
     // The row of the nearest ancestor of `path` that the read holds (-1 when none: another window).
     bool ancestor_in_read(const Entry&, const std::string& path,
                           const std::function<std::int32_t(const std::string&)>& find, Deadline, std::int32_t& out);
-    bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline);
+    // Reads the facts of `rows` again. A row whose showing changed takes its descendants' with it
+    // (at most MAX_SHOWING_REFETCH of them, else the read is cold): showing holds only where every
+    // ancestor shows, and toolkits announce the change of the part that opened or hid, not of each
+    // object inside it (Qt 5's submenus).
+    bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline, bool with_descendants = true);
+    static constexpr std::int32_t MAX_SHOWING_REFETCH = 512;
     // Reads the frames a read returns afresh (the root's, secure fields', and in deferred mode the
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
     // the window's. `changed` is set when any frame differs from the one kept.
