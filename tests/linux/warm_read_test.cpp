@@ -267,7 +267,7 @@ TEST_F(WarmReads, Gtk3WidgetFactoryStaysEqualToColdReadsThroughClicks)
 // each item inside it: the warm reads read the items of a part whose showing changed again, so a
 // submenu's items show in a warm read as in a cold one. Before, they stayed hidden in warm reads.
 // (Shutting the menus with Escape changes the menu bar's states with no event: not handled yet.)
-TEST_F(WarmReads, Qt5MenusAndSubmenusOpenAndShutAsInColdReads)
+TEST_F(WarmReads, Qt5MenusAndSubmenusOpenAsInColdReads)
 {
     open_app({nd_test::qt5_example("widgets/mainwindows/menus/menus")}, "menus", 20);
     expect_warm_equals_cold("first read");
