@@ -57,6 +57,17 @@ protected:
                y + frame["h"].get<int>() <= oy + outer["h"].get<int>();
     }
 
+    // Clicks the menu bar item in the foreground and waits until its popover shows the item named
+    // `name`, read into `item`.
+    void open_menu(const json& menu, const std::string& name, json& item)
+    {
+        auto opened = call("click", {{"element_token", menu["element_token"]}, {"delivery_mode", "foreground"}});
+        ASSERT_FALSE(opened.is_error) << opened.text;
+        ASSERT_TRUE(wait_until([&] { return !(item = find_row(read_all(m_window), "menu_item", name)).is_null(); },
+                               std::chrono::seconds(3)))
+            << "the " << menu.value("name", "") << " popover did not open";
+    }
+
     json window_titled(const std::string& title)
     {
         const auto list = call("list_windows");
@@ -80,12 +91,10 @@ TEST_F(Gtk4Surfaces, APopoverMenuItemIsClickedWhereItShows)
     ASSERT_TRUE(inside(file["frame"], m_window["frame"])) << file.dump() << " not in " << m_window["frame"].dump();
     // GTK 4.8's menu bar items offer no action: the takeover's click is the way (it was refused:
     // the item had no frame).
-    auto opened = call("click", {{"element_token", file["element_token"]}, {"delivery_mode", "foreground"}});
-    ASSERT_FALSE(opened.is_error) << opened.text;
     json open_item;
-    ASSERT_TRUE(wait_until([&] { return !(open_item = find_row(read_all(m_window), "menu_item", "Open")).is_null(); },
-                           std::chrono::seconds(3)))
-        << "the File popover did not open";
+    open_menu(file, "Open", open_item);
+    if (HasFatalFailure())
+        return;
     // The popover lies on a surface of its own, below the menu bar, not where GTK answers it.
     EXPECT_GT(open_item["frame"]["y"].get<int>(), file["frame"]["y"].get<int>() + file["frame"]["h"].get<int>())
         << open_item.dump();
@@ -107,12 +116,10 @@ TEST_F(Gtk4Surfaces, APopoverRowPastTheWindowsEdgeIsClickedOnItsPopup)
     move_window(300, 200);
     auto file = find_row(read_all(m_window), "menu_item", "File");
     ASSERT_FALSE(file.is_null());
-    auto opened = call("click", {{"element_token", file["element_token"]}, {"delivery_mode", "foreground"}});
-    ASSERT_FALSE(opened.is_error) << opened.text;
     json setup;
-    ASSERT_TRUE(wait_until([&] { return !(setup = find_row(read_all(m_window), "menu_item", "Page Setup")).is_null(); },
-                           std::chrono::seconds(3)))
-        << "the File popover did not open";
+    open_menu(file, "Page Setup", setup);
+    if (HasFatalFailure())
+        return;
     const auto& f = setup["frame"];
     const int bottom = m_window["frame"]["y"].get<int>() + m_window["frame"]["h"].get<int>();
     ASSERT_GT(f["y"].get<int>() + f["h"].get<int>() / 2, bottom) << "Page Setup lies inside the window: " << setup.dump();
