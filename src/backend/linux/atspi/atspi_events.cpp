@@ -135,6 +135,8 @@ void AtspiEvents::record(sd_bus_message* m)
         return;
     }
     (kind == Kind::structural ? changes.structural : kind == Kind::gone ? changes.gone : changes.content).insert(path);
+    if (kind == Kind::content && std::strcmp(member, "StateChanged") == 0 && detail && std::strcmp(detail, "focused") == 0)
+        changes.focused.insert(path);
     if (changes.structural.size() + changes.content.size() + changes.gone.size() > MAX_PATHS_PER_APP)
         changes = AppChanges{{}, {}, {}, false, true};
 }

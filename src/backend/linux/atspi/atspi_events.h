@@ -28,6 +28,9 @@ struct AppChanges {
     std::set<std::string> gone;       // object paths that went defunct: their parents changed
     bool root_changed = false;        // the app's own root: a window came or went
     bool overflow = false;            // too many to keep: trust nothing of this app
+    // Of `content`, the paths whose focused state changed: a toolkit may change their parent's with
+    // no event of its own (Qt's menu bar takes the focus with the item it announces).
+    std::set<std::string> focused;
 };
 
 class AtspiEvents {

@@ -19,6 +19,7 @@ void merge(AppChanges& into, const AppChanges& from)
     into.structural.insert(from.structural.begin(), from.structural.end());
     into.content.insert(from.content.begin(), from.content.end());
     into.gone.insert(from.gone.begin(), from.gone.end());
+    into.focused.insert(from.focused.begin(), from.focused.end());
     into.root_changed = into.root_changed || from.root_changed;
     into.overflow = into.overflow || from.overflow ||
                     into.structural.size() + into.content.size() + into.gone.size() > AtspiEvents::MAX_PATHS_PER_APP;
@@ -256,9 +257,15 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
         return fail("more changes than are kept");
     if (changes.root_changed)
         return fail("a window of the app came or went");
-    if (changes.structural.empty() && changes.content.empty() && changes.gone.empty())
-        return true;
     auto& el = e.tree.elements;
+    // A row that reads focused is asked again on every read: a toolkit may take the focus from it
+    // with no event (Qt 5's menu bar item, when Escape leaves the menu bar). They are few.
+    std::vector<std::int32_t> held_focus;
+    for (std::size_t i = 0; i < el.size() && held_focus.size() < MAX_HELD_FOCUS; ++i)
+        if (el[i].is(nd_core::STATE_FOCUSED))
+            held_focus.push_back(static_cast<std::int32_t>(i));
+    if (changes.structural.empty() && changes.content.empty() && changes.gone.empty())
+        return held_focus.empty() || refetch(e, held_focus, deadline);
     std::unordered_map<std::string_view, std::int32_t> index;
     index.reserve(el.size());
     for (std::size_t i = 0; i < el.size(); ++i)
@@ -310,6 +317,17 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
         if (at >= 0 && !inside_walk(at))
             content.push_back(at);
     }
+    // A focus announced for an object may have changed its parent's focus unannounced.
+    for (const auto& path : changes.focused) {
+        const auto at = find(path);
+        if (at > 0)
+            content.push_back(el[static_cast<std::size_t>(at)].parent);
+    }
+    for (auto row : held_focus)
+        content.push_back(row);
+    std::sort(content.begin(), content.end());
+    content.erase(std::unique(content.begin(), content.end()), content.end());
+    std::erase_if(content, inside_walk);
     index.clear(); // it points into keys the splices below replace
     if (!content.empty() && !refetch(e, content, deadline))
         return false;
@@ -394,7 +412,8 @@ bool WarmTrees::rewalk(Entry& e, std::int32_t at, Deadline deadline)
     return true;
 }
 
-bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline, bool with_descendants)
+bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline,
+                        std::vector<std::int32_t>* added, bool with_descendants)
 {
     auto& el = e.tree.elements;
     std::vector<std::int32_t> flipped; // rows whose showing changed, with descendants in the read
@@ -456,7 +475,13 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
     if (static_cast<std::int32_t>(inside.size()) > MAX_SHOWING_REFETCH)
         return fail("a part that showed or hid holds more objects than are read again");
     std::sort(inside.begin(), inside.end());
-    return inside.empty() || refetch(e, inside, deadline, false);
+    if (inside.empty())
+        return true;
+    if (!refetch(e, inside, deadline, nullptr, false))
+        return false;
+    if (added)
+        added->insert(added->end(), inside.begin(), inside.end());
+    return true;
 }
 
 void WarmTrees::learn_action_names(std::int64_t window_id, const std::vector<nd_core::Element>& elements,

@@ -7,8 +7,9 @@
 // element: the same rows in the same preorder with the same keys, roles, names, descriptions,
 // values, states and actions. To get there it syncs with the app (so every event sent before now is
 // in), re-walks the subtree of every object whose children changed, reads the facts of every
-// object whose own facts changed, and reads afresh the frames a view returns (the root's, secure
-// fields' and the showing rows'). A showing row whose place moved relative to the window without
+// object whose own facts changed (and of the parent of one whose focus changed, and of every row
+// that reads focused: toolkits move the focus with less said), and reads afresh the frames a view
+// returns (the root's, secure fields' and the showing rows'). A showing row whose place moved relative to the window without
 // an event is read again, with the hidden rows beside and below it (whether a row shows follows its
 // place: Chromium announces no scroll, GTK3 no widget scrolled out of its viewport). Whenever
 // that cannot be trusted it declines and the caller reads cold: the app may not know of the
@@ -63,6 +64,7 @@ public:
     static constexpr int MAX_ANCESTRY = 64;
     static constexpr std::size_t MAX_MOVED = 16;     // rows that changed place, read again; more is a scroll
     static constexpr std::size_t MAX_REREAD = 256;   // those and the hidden rows beside them, read again
+    static constexpr std::size_t MAX_HELD_FOCUS = 8; // rows that read focused, asked again on every read
     static constexpr auto MAX_IDLE = std::chrono::seconds(60);
     // A cold read at least this often, whatever the events say: the bound on trusting them.
     static constexpr auto MAX_WARM_AGE = std::chrono::seconds(30);
@@ -152,8 +154,9 @@ private:
     // Reads the facts of `rows` again. A row whose showing changed takes its descendants' with it
     // (at most MAX_SHOWING_REFETCH of them, else the read is cold): showing holds only where every
     // ancestor shows, and toolkits announce the change of the part that opened or hid, not of each
-    // object inside it (Qt 5's submenus).
-    bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline, bool with_descendants = true);
+    // object inside it (Qt 5's submenus). The descendants so read go into `added`, when given.
+    bool refetch(Entry&, const std::vector<std::int32_t>& rows, Deadline, std::vector<std::int32_t>* added = nullptr,
+                 bool with_descendants = true);
     static constexpr std::int32_t MAX_SHOWING_REFETCH = 512;
     // Reads the frames a read returns afresh (the root's, secure fields', and in deferred mode the
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to

@@ -97,8 +97,12 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
             rows.push_back(static_cast<std::int32_t>(i));
     if (rows.size() > MAX_REREAD)
         return fail(std::to_string(rows.size()) + " elements may have come into view without an event");
-    if (!refetch(e, rows, deadline))
+    // A row read again whose showing flipped brings its descendants' facts along: they are placed
+    // or unplaced with it.
+    std::vector<std::int32_t> inside;
+    if (!refetch(e, rows, deadline, &inside))
         return false;
+    rows.insert(rows.end(), inside.begin(), inside.end());
     // The moved rows' frames were read above; a row that no longer shows has none, and one that
     // shows now is placed.
     std::vector<std::int32_t> placed;
