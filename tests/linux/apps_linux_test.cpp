@@ -272,6 +272,32 @@ TEST_F(Qt5, CalculatorReadsAndPressesButtons)
     EXPECT_TRUE(app.running()) << "the calculator died";
 }
 
+// FeatherPad's search bar: icon buttons and check boxes that Qt leaves unnamed, with their
+// tooltips in the description. They read by their tooltips (docs/tokens.md, "Labels"), and the
+// check box so named is clicked headless and reads checked. Before, five unnamed controls read
+// `push_button ""` and `check_box ""`, which no model could tell apart.
+TEST_F(Qt5, IconControlsReadTheirTooltipsAndActUnderThem)
+{
+    // Its settings go to a home of its own, so a person's FeatherPad settings play no part.
+    const std::string home = std::filesystem::temp_directory_path() / ("nish-featherpad-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(home);
+    OwnedApp app({"env", "HOME=" + home, "XDG_CONFIG_HOME=" + home + "/.config", "featherpad"});
+    auto window = wait_for_window(app, "featherpad", 100, APP_START);
+    ASSERT_FALSE(window.is_null());
+    auto all = read_all(window);
+    for (const auto* name : {"Next (F3)", "Previous (F4)"})
+        EXPECT_FALSE(find_row(all, "push_button", name).is_null()) << name << "\n" << all.dump().substr(0, 3000);
+    auto match_case = find_row(all, "check_box", "Match Case (F5)");
+    ASSERT_FALSE(match_case.is_null()) << all.dump().substr(0, 3000);
+    EXPECT_FALSE(has_state(match_case, "checked"));
+    auto r = call("click", {{"element_token", match_case["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_TRUE(nd_test::wait_until([&] { return has_state(row_at(read_all(window), match_case), "checked"); },
+                                    std::chrono::seconds(5)));
+    std::error_code ignored;
+    std::filesystem::remove_all(home, ignored);
+}
+
 // ---- Chromium ----------------------------------------------------------------------------------
 
 constexpr const char* SECRET = "not-for-the-model"; // the password field's value in dense.html

@@ -67,6 +67,40 @@ TEST(Labels, AClassNameGivesWayToTheDescriptionThenTheChildLabel)
     EXPECT_EQ(s.elements[0].name, "Calculator");
 }
 
+// FeatherPad's search bar (Qt 5): icon buttons and check boxes unnamed, their tooltips in the
+// description, one of them rich text.
+TEST(Labels, AnUnnamedControlIsNamedByItsTooltip)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Untitled");
+    t.add(0, "push_button", "");     // 1
+    t.at(1).description = "Next (F3)";
+    t.add(0, "check_box", "");       // 2
+    t.at(2).description = "Match Case (F5)";
+    t.add(0, "push_button", "");     // 3: rich text over two lines
+    t.at(3).description = "<p style='white-space:pre'>Calculate  number &amp; words\n(For huge texts.)</p>";
+    t.add(0, "panel", "");           // 4: a container's description is not its name
+    t.at(4).description = "Search options";
+    t.add(0, "push_button", "Close"); // 5: named: kept
+    t.at(5).description = "Close the bar";
+    t.add(0, "push_button", "");     // 6: a class name in the description names nothing
+    t.at(6).description = "QToolButton";
+    t.add(0, "label", "");           // 7: a label's text is its name
+    t.at(7).description = "A hint";
+    t.add(0, "slider", "");          // 8: a field's description may be its value (GTK3's scale)
+    t.at(8).description = "50.0";
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[1].name, "Next (F3)");
+    EXPECT_EQ(s.elements[2].name, "Match Case (F5)");
+    EXPECT_EQ(s.elements[3].name, "Calculate number & words");
+    EXPECT_EQ(s.elements[4].name, "");
+    EXPECT_EQ(s.elements[5].name, "Close");
+    EXPECT_EQ(s.elements[6].name, "");
+    EXPECT_EQ(s.elements[7].name, "");
+    EXPECT_EQ(s.elements[8].name, "");
+}
+
 TEST(Labels, ANameThatRepeatsItsChildLabelIsCutToIt)
 {
     TreeBuilder t;

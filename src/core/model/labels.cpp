@@ -4,6 +4,7 @@
 #include "core/model/views.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace nd_core {
 
@@ -160,6 +161,53 @@ bool is_field_role(std::string_view role)
            role == "autocomplete";
 }
 
+// Controls a person tells apart by their tooltip when they show an icon and no text (a tool
+// button, a search bar's check boxes): GTK3, GTK4 and Qt put the tooltip in the description.
+// Not fields: what their description says may be their value (GTK3's scale describes itself "50.0").
+bool named_by_tooltip(std::string_view role)
+{
+    return role == "push_button" || role == "toggle_button" || role == "check_box" ||
+           role == "radio_button" || role == "menu_item" || role == "check_menu_item" ||
+           role == "radio_menu_item" || role == "link" || role == "page_tab" || role == "image" ||
+           role == "icon" || role == "menu_button" || role == "split_button";
+}
+
+// The text a person reads in a tooltip: its first line, without the markup of a rich-text one
+// (Qt's "<p style='white-space:pre'>Calculate number of words\n(...)</p>"), spaces collapsed.
+std::string tooltip_text(std::string_view description)
+{
+    std::string out;
+    bool in_tag = false, space = false;
+    for (std::size_t i = 0; i < description.size(); ++i) {
+        const char c = description[i];
+        if (c == '<' && description.find('>', i) != std::string_view::npos) {
+            in_tag = true;
+            continue;
+        }
+        if (in_tag) {
+            in_tag = c != '>';
+            continue;
+        }
+        if (c == '\n' || c == '\r') {
+            if (!out.empty())
+                break;
+            continue;
+        }
+        if (c == ' ' || c == '\t') {
+            space = !out.empty();
+            continue;
+        }
+        if (std::exchange(space, false))
+            out += ' ';
+        out += c;
+    }
+    for (const auto& [entity, text] : {std::pair<std::string_view, std::string_view>{"&amp;", "&"}, {"&lt;", "<"},
+                                       {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&nbsp;", " "}})
+        for (auto at = out.find(entity); at != std::string::npos; at = out.find(entity, at + text.size()))
+            out.replace(at, entity.size(), text);
+    return out;
+}
+
 // A form's box or grid is small; a parent with more children is a list, whose order pairs nothing.
 inline constexpr std::int32_t FIELD_BOX_CHILDREN = 32;
 
@@ -246,6 +294,8 @@ void humanize_names(std::vector<Element>& elements)
         if (e.name.empty()) {
             if (is_field_role(e.role))
                 e.name = std::string(box_label(elements, i));
+            if (e.name.empty() && named_by_tooltip(e.role) && !e.description.empty() && !is_class_name(e.description))
+                e.name = tooltip_text(e.description);
             continue;
         }
         if (names_a_class(e.role, e.name)) {
