@@ -71,34 +71,32 @@ TEST(Labels, AClassNameGivesWayToTheDescriptionThenTheChildLabel)
 // description, one of them rich text.
 TEST(Labels, AnUnnamedControlIsNamedByItsTooltip)
 {
+    struct Case {
+        const char* role;
+        const char* name;
+        const char* description;
+        const char* reads;
+    };
+    const Case cases[] = {
+        {"push_button", "", "Next (F3)", "Next (F3)"},
+        {"check_box", "", "Match Case (F5)", "Match Case (F5)"},
+        // rich text over two lines: its first line, without markup
+        {"push_button", "", "<p style='white-space:pre'>Calculate  number &amp; words\n(For huge texts.)</p>",
+         "Calculate number & words"},
+        {"panel", "", "Search options", ""},          // a container's description is not its name
+        {"push_button", "Close", "Close the bar", "Close"}, // named: kept
+        {"push_button", "", "QToolButton", ""},       // a class name names nothing
+        {"label", "", "A hint", ""},                  // a label's text is its name
+        {"slider", "", "50.0", ""},                   // a field's description may be its value (GTK3's scale)
+    };
     TreeBuilder t;
     t.add(-1, "frame", "Untitled");
-    t.add(0, "push_button", "");     // 1
-    t.at(1).description = "Next (F3)";
-    t.add(0, "check_box", "");       // 2
-    t.at(2).description = "Match Case (F5)";
-    t.add(0, "push_button", "");     // 3: rich text over two lines
-    t.at(3).description = "<p style='white-space:pre'>Calculate  number &amp; words\n(For huge texts.)</p>";
-    t.add(0, "panel", "");           // 4: a container's description is not its name
-    t.at(4).description = "Search options";
-    t.add(0, "push_button", "Close"); // 5: named: kept
-    t.at(5).description = "Close the bar";
-    t.add(0, "push_button", "");     // 6: a class name in the description names nothing
-    t.at(6).description = "QToolButton";
-    t.add(0, "label", "");           // 7: a label's text is its name
-    t.at(7).description = "A hint";
-    t.add(0, "slider", "");          // 8: a field's description may be its value (GTK3's scale)
-    t.at(8).description = "50.0";
+    for (const auto& c : cases)
+        t.at(t.add(0, c.role, c.name)).description = c.description;
     auto s = t.snapshot();
     humanize_names(s.elements);
-    EXPECT_EQ(s.elements[1].name, "Next (F3)");
-    EXPECT_EQ(s.elements[2].name, "Match Case (F5)");
-    EXPECT_EQ(s.elements[3].name, "Calculate number & words");
-    EXPECT_EQ(s.elements[4].name, "");
-    EXPECT_EQ(s.elements[5].name, "Close");
-    EXPECT_EQ(s.elements[6].name, "");
-    EXPECT_EQ(s.elements[7].name, "");
-    EXPECT_EQ(s.elements[8].name, "");
+    for (std::size_t i = 0; i < std::size(cases); ++i)
+        EXPECT_EQ(s.elements[i + 1].name, cases[i].reads) << cases[i].role << " " << cases[i].description;
 }
 
 TEST(Labels, ANameThatRepeatsItsChildLabelIsCutToIt)
