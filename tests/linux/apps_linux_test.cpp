@@ -298,6 +298,42 @@ TEST_F(Qt5, IconControlsReadTheirTooltipsAndActUnderThem)
     std::filesystem::remove_all(home, ignored);
 }
 
+// ---- An app without accessibility -------------------------------------------------------------
+
+using NoAccessibility = nd_test::LinuxToolTest;
+
+// xterm (Xt) draws a window and joins no accessibility bus, like a GTK 2 app without its bridge
+// module: a read says so, with what to do next, instead of sending the model to list_windows for a
+// window it just listed.
+TEST_F(NoAccessibility, AReadOfAnAppThatShowsNoTreeSaysSo)
+{
+    OwnedApp app({"xterm", "-title", "nish-no-accessibility"});
+    ASSERT_GT(app.pid(), 0) << app.error();
+    auto session = call("start_session", {{"apps", {"xterm"}}});
+    ASSERT_FALSE(session.is_error) << session.text;
+    json window;
+    std::string listed;
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            auto list = call("list_windows");
+            listed = list.text;
+            for (const auto& w : list.s["windows"])
+                if (app.owns(w["pid"].get<pid_t>()))
+                    window = w;
+            return !window.is_null();
+        },
+        std::chrono::seconds(60))) // xterm's first start on a machine builds its font caches
+        << listed;
+    auto read = call("get_window_state", {{"window_id", window["window_id"]}});
+    ASSERT_TRUE(read.is_error) << read.text;
+    EXPECT_EQ(read.code(), "app_not_accessible") << read.text;
+    EXPECT_EQ(read.s["error"]["disposition"]["retry"], "after_refresh");
+    EXPECT_NE(read.s["error"]["message"].get<std::string>().find("no app on the AT-SPI bus"), std::string::npos);
+    EXPECT_FALSE(read.s["error"]["suggestion"].get<std::string>().empty());
+    auto skeleton = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+    EXPECT_EQ(skeleton.code(), "app_not_accessible") << skeleton.text;
+}
+
 // ---- Chromium ----------------------------------------------------------------------------------
 
 constexpr const char* SECRET = "not-for-the-model"; // the password field's value in dense.html

@@ -83,7 +83,8 @@ Result<SnapshotPtr> Engine::settle(Session& s, const Snapshot& before, SettleInf
         auto r = read_window(s, before.window);
         if (r.ok())
             return r;
-        const bool closing = r.error().code == ErrorCode::window_target_not_found;
+        const bool closing = r.error().code == ErrorCode::window_target_not_found ||
+                             r.error().code == ErrorCode::app_not_accessible;
         while (!(info.window_closed = window_gone(m_backend, before.window.window_id)) && closing &&
                now_ms() - start < m_options.settle_timeout.count())
             std::this_thread::sleep_for(m_options.settle_interval);

@@ -13,7 +13,8 @@ constexpr std::chrono::milliseconds PROBE_DEADLINE{1000};
 bool means_unanswered(nd_core::ErrorCode code)
 {
     // No app or top-level of that pid on the bus, or an app that does not answer its calls.
-    return code == nd_core::ErrorCode::window_target_not_found || code == nd_core::ErrorCode::app_not_responding
+    return code == nd_core::ErrorCode::window_target_not_found || code == nd_core::ErrorCode::app_not_accessible
+        || code == nd_core::ErrorCode::app_not_responding
         || code == nd_core::ErrorCode::timed_out || code == nd_core::ErrorCode::element_not_found;
 }
 

@@ -4,6 +4,7 @@
 #include "backend/linux/atspi/atspi_names.h"
 
 #include <algorithm>
+#include <fstream>
 
 namespace nd_linux {
 
@@ -28,6 +29,21 @@ double overlap_ratio(const nd_core::Frame& a, const nd_core::Frame& b)
 ArgWriter string_arg(std::string value)
 {
     return [value = std::move(value)](sd_bus_message* m) { return sd_bus_message_append(m, "s", value.c_str()); };
+}
+
+// Whether `pid` names a process that has not exited: one that exited and waits for its parent to
+// reap it (state Z or X in /proc/PID/stat) has left the bus for good.
+bool process_lives(std::int64_t pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line))
+        return false;
+    const auto close = line.rfind(')'); // the command name may hold spaces and parentheses
+    if (close == std::string::npos || close + 2 >= line.size())
+        return false;
+    const char state = line[close + 2];
+    return state != 'Z' && state != 'X';
 }
 
 } // namespace
@@ -92,9 +108,17 @@ nd_core::Result<LocatedWindow> locate_window(AtspiBus& bus, const nd_core::Windo
     if (window.pid <= 0)
         return make_error(ErrorCode::window_target_not_found, "the window has no pid to find its AT-SPI app by");
     auto apps = TRY(apps_of_pid(bus, window.pid, deadline));
+    if (apps.empty() && process_lives(window.pid))
+        return make_error(ErrorCode::app_not_accessible,
+                          "pid " + std::to_string(window.pid) + " shows this window but has no app on the AT-SPI bus: it does not "
+                          "take part in accessibility (a GTK 2 app without GTK_MODULES=gail:atk-bridge, an Electron app "
+                          "without --force-renderer-accessibility, an X toolkit with none), or it has not joined yet" +
+                          std::string(bus.generation() > 0 ? ", or it was on the AT-SPI bus that went away (apps "
+                                                             "join the new one when they start again)"
+                                                           : ""));
     if (apps.empty())
         return make_error(ErrorCode::window_target_not_found,
-                          "no AT-SPI app belongs to pid " + std::to_string(window.pid));
+                          "no AT-SPI app belongs to pid " + std::to_string(window.pid) + ": the process is gone");
     // From here on the app's calls take its peer-to-peer connection where it offers one.
     for (const auto& app : apps)
         bus.use_peer(app.bus, window.pid, deadline);

@@ -38,7 +38,8 @@ nd_core::Result<std::vector<ObjectRef>> apps_of_pid(AtspiBus&, std::int64_t pid,
 
 // The whole look-up. The app's Cache.GetItems is fetched in the same round trip as its children,
 // unless the app is in `no_cache` (it refused before). Fails with window_target_not_found when no
-// app or top-level matches.
+// app or top-level matches, and with app_not_accessible when the window's process lives but has no
+// app on the bus (it does not take part in accessibility, or has not joined yet).
 nd_core::Result<LocatedWindow> locate_window(AtspiBus&, const nd_core::WindowInfo&,
                                              const std::unordered_set<std::string>& no_cache, Deadline);
 
