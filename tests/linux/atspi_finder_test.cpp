@@ -403,7 +403,7 @@ TEST(AtspiFinderChromium, a_role_search_on_a_dense_page_answers_far_faster_than_
         // Flags as apps_linux_test starts it.
         OwnedApp app({"chromium", "--force-renderer-accessibility", "--no-sandbox", "--disable-gpu", "--no-first-run",
                       "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--user-data-dir=" + profile, "--window-size=1200,900", "file://" + page.string()});
+                      "--password-store=basic", "--user-data-dir=" + profile, "--window-size=1200,900", "file://" + page.string()});
         ASSERT_GT(app.pid(), 0) << app.error();
         auto window = x_window_of(app, std::chrono::seconds(30));
         ASSERT_NE(window.window_id, 0) << "chromium showed no window";

@@ -20,14 +20,16 @@
 
 namespace nd_test {
 
-// Chromium's command line for the tests: accessibility on, no sandbox, nothing that calls out.
+// Chromium's command line for the tests: accessibility on, no sandbox, nothing that calls out, and
+// no keyring (where one is installed, Chromium asks it for the cookie key: a keyring's password
+// prompt covers the desktop, and http pages wait on it).
 // Its crash handlers leave the process group (setsid) and end with the browser.
 inline std::vector<std::string> chromium_argv(const std::string& profile, const std::string& url,
                                               const std::string& size = "1000,800")
 {
     return {"chromium", "--force-renderer-accessibility", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--user-data-dir=" + profile, "--window-size=" + size, url};
+        "--password-store=basic", "--user-data-dir=" + profile, "--window-size=" + size, url};
 }
 
 class BrowserActs : public LinuxToolTest {

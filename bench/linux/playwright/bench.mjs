@@ -37,8 +37,9 @@ if (!opts.driver || !opts.pages)
 const TRIALS = Number(opts.trials);
 const CHAT_LANDMARKS = ['Search messages', 'Channels', 'Channel tools', 'Messages', 'Composer', 'Members'];
 // The flags the driver's Chromium runs with everywhere in the project (tests, bench): accessibility
-// on, and nothing that calls out to the network.
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+// on, nothing that calls out to the network, and no keyring (where one is installed, Chromium waits
+// on it before it loads an http page, and its password prompt covers the desktop).
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--password-store=basic', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-domain-reliability',
     '--no-pings', '--disable-features=OptimizationHints,MediaRouter,Translate'];
 
