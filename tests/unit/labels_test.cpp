@@ -83,6 +83,7 @@ TEST(Labels, AnUnnamedControlIsNamedByItsTooltip)
         // rich text over two lines: its first line, without markup
         {"push_button", "", "<p style='white-space:pre'>Calculate  number &amp; words\n(For huge texts.)</p>",
          "Calculate number & words"},
+        {"push_button", "", "Zoom < 100% > 50%", "Zoom < 100% > 50%"}, // plain text keeps its signs
         {"panel", "", "Search options", ""},          // a container's description is not its name
         {"push_button", "Close", "Close the bar", "Close"}, // named: kept
         {"push_button", "", "QToolButton", ""},       // a class name names nothing

@@ -168,19 +168,20 @@ bool named_by_tooltip(std::string_view role)
 {
     return role == "push_button" || role == "toggle_button" || role == "check_box" ||
            role == "radio_button" || role == "menu_item" || role == "check_menu_item" ||
-           role == "radio_menu_item" || role == "link" || role == "page_tab" || role == "image" ||
-           role == "icon" || role == "menu_button" || role == "split_button";
+           role == "radio_menu_item" || role == "link" || role == "page_tab" || role == "image" || role == "icon";
 }
 
-// The text a person reads in a tooltip: its first line, without the markup of a rich-text one
-// (Qt's "<p style='white-space:pre'>Calculate number of words\n(...)</p>"), spaces collapsed.
+// The text a person reads in a tooltip: its first line, spaces collapsed, and of a rich-text one
+// (it starts with a tag: Qt's "<p style='white-space:pre'>Calculate number of words\n(...)</p>"),
+// without its markup. A plain one keeps what it says ("Zoom < 100%").
 std::string tooltip_text(std::string_view description)
 {
+    const bool rich = trim_space(description).substr(0, 1) == "<";
     std::string out;
     bool in_tag = false, space = false;
     for (std::size_t i = 0; i < description.size(); ++i) {
         const char c = description[i];
-        if (c == '<' && description.find('>', i) != std::string_view::npos) {
+        if (rich && c == '<' && description.find('>', i) != std::string_view::npos) {
             in_tag = true;
             continue;
         }
@@ -201,6 +202,8 @@ std::string tooltip_text(std::string_view description)
             out += ' ';
         out += c;
     }
+    if (!rich)
+        return out;
     for (const auto& [entity, text] : {std::pair<std::string_view, std::string_view>{"&amp;", "&"}, {"&lt;", "<"},
                                        {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&nbsp;", " "}})
         for (auto at = out.find(entity); at != std::string::npos; at = out.find(entity, at + text.size()))
