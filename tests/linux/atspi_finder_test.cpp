@@ -4,6 +4,7 @@
 // the path each toolkit takes (Qt 5 too). The first tests need no desktop.
 
 #include "atspi_test_app.h"
+#include "browser_acts.h"
 #include "tool_test_support.h"
 
 #include "backend/linux/atspi/atspi_finder.h"
@@ -400,10 +401,8 @@ TEST(AtspiFinderChromium, a_role_search_on_a_dense_page_answers_far_faster_than_
     const auto page = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/dense.html");
     ASSERT_TRUE(std::filesystem::exists(page)) << page;
     {
-        // Flags as apps_linux_test starts it.
-        OwnedApp app({"chromium", "--force-renderer-accessibility", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--password-store=basic", "--user-data-dir=" + profile, "--window-size=1200,900", "file://" + page.string()});
+        // Started as apps_linux_test starts it.
+        OwnedApp app(nd_test::chromium_argv(profile, "file://" + page.string(), "1200,900"));
         ASSERT_GT(app.pid(), 0) << app.error();
         auto window = x_window_of(app, std::chrono::seconds(30));
         ASSERT_NE(window.window_id, 0) << "chromium showed no window";

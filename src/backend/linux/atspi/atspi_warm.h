@@ -9,10 +9,10 @@
 // in), re-walks the subtree of every object whose children changed, reads the facts of every
 // object whose own facts changed (and of the parent of one whose focus changed, and of every row
 // that reads focused: toolkits move the focus with less said), and reads afresh the frames a view
-// returns (the root's, secure fields' and the showing rows'). A showing row whose place moved relative to the window without
-// an event is read again, with the hidden rows beside and below it (whether a row shows follows its
-// place: Chromium announces no scroll, GTK3 no widget scrolled out of its viewport). Whenever
-// that cannot be trusted it declines and the caller reads cold: the app may not know of the
+// returns (the root's, secure fields' and the showing rows'). A showing row whose place moved
+// relative to the window without an event is read again, with the hidden rows beside and below
+// it (whether a row shows follows its place: Chromium announces no scroll, GTK3 no widget
+// scrolled out of its viewport). Whenever that cannot be trusted it declines and the caller reads cold: the app may not know of the
 // listeners yet, its record overflowed, more than a few rows moved (a scroll, which may bring rows
 // never placed into view), the window holds a container that manages its descendants (its visible
 // part follows scrolling), a window of it came or went, a changed object is not in a read the
