@@ -372,9 +372,9 @@ export interface Desk {
     close(args: DeskCloseArgs): Promise<DeskResult>;
     /** Asks a window to close, as its close button does. closed says whether it went within 1.5 s; false means it is still open, often asking to save or confirm: read it with desk_snapshot. */
     close(window: string, more?: Omit<DeskCloseArgs, "window">): Promise<DeskResult>;
-    /** Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its own and, where systemd allows, a user scope of its own (scoped: false when it stays in the daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with desk_wait. */
+    /** Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its own with every toolkit's accessibility on (so its windows read, GTK 2's too) and, where systemd allows, a user scope of its own (scoped: false when it stays in the daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with desk_wait. */
     launch(args: DeskLaunchArgs): Promise<DeskResult>;
-    /** Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its own and, where systemd allows, a user scope of its own (scoped: false when it stays in the daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with desk_wait. */
+    /** Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its own with every toolkit's accessibility on (so its windows read, GTK 2's too) and, where systemd allows, a user scope of its own (scoped: false when it stays in the daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with desk_wait. */
     launch(app: string): Promise<DeskResult>;
     /** Presses a node: selects a tab or row; runs a menu entry's action; opens the menus above a hidden menu and clicks a menu at its centre; clicks another node at its centre when a hit test there finds it, else runs its own click action (press, check, Toggle, ...: the one the driver's click runs). how says which was done. */
     press(args: DeskPressArgs): Promise<DeskResult>;

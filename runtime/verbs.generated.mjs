@@ -213,7 +213,7 @@ export const VERBS = [
     {
         "verb": "launch",
         "tool": "desk_launch",
-        "description": "Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its own and, where systemd allows, a user scope of its own (scoped: false when it stays in the daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with desk_wait.",
+        "description": "Starts an app by its executable name on PATH (no arguments, no shell), in a process group of its own with every toolkit's accessibility on (so its windows read, GTK 2's too) and, where systemd allows, a user scope of its own (scoped: false when it stays in the daemon's cgroup). Answers its pid at once, without waiting for its window: wait for that with desk_wait.",
         "args": [
             {
                 "name": "app",

@@ -26,10 +26,11 @@ constexpr std::chrono::milliseconds PROBE_TIMEOUT{3000};
 
 // Spawns argv with stdio on /dev/null, in a new process group, with default signal handling and
 // an empty signal mask (the daemon's threads block signals its children must not inherit).
-nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv, const std::vector<std::string>& hidden)
+nd_core::Result<pid_t> spawn_detached(const std::vector<std::string>& argv, const std::vector<std::string>& hidden,
+    const std::vector<std::string>& set = {})
 {
     auto args = c_array(argv);
-    const auto env = child_environment(hidden, {});
+    const auto env = child_environment(hidden, set);
     auto envp = c_array(env);
     GroupSpawnAttr attr;
     posix_spawn_file_actions_t files;
@@ -103,7 +104,8 @@ bool systemd_scope_works()
     return *known;
 }
 
-nd_core::Result<Launched> launch_app(const std::string& executable, const std::vector<std::string>& hidden)
+nd_core::Result<Launched> launch_app(const std::string& executable, const std::vector<std::string>& hidden,
+    const std::vector<std::string>& set)
 {
     Launched out;
     std::vector<std::string> argv{executable};
@@ -113,7 +115,11 @@ nd_core::Result<Launched> launch_app(const std::string& executable, const std::v
         argv = {find_on_path("systemd-run", path ? path : ""), "--user", "--scope", "--quiet", "--collect", "--", executable};
         out.scoped = true;
     }
-    out.pid = TRY(spawn_detached(argv, hidden));
+    // A variable set replaces the inherited one.
+    auto unset = hidden;
+    for (const auto& entry : set)
+        unset.push_back(entry.substr(0, entry.find('=')));
+    out.pid = TRY(spawn_detached(argv, unset, set));
     // Reaped when it exits, so no zombie is left; nothing waits for that.
     std::thread([pid = out.pid] {
         int status = 0;
@@ -140,7 +146,7 @@ nd_core::Result<Launched> launch_named(const Desk& desk, const std::string& app)
     auto hidden = desk.config().model_key_variables();
     for (auto& name : desk.backend().launch_env_hidden())
         hidden.push_back(std::move(name));
-    return launch_app(executable, hidden);
+    return launch_app(executable, hidden, desk.backend().launch_env_set());
 }
 
 } // namespace nd_desk

@@ -28,13 +28,16 @@ struct Launched {
 };
 
 // Starts `executable` (an absolute path) as described above, with the daemon's environment less
-// `hidden` (the model keys) and the desk's own SHUTTLE_* variables, and no descriptor but its
-// /dev/null stdin, stdout and stderr. Errors: action_failed naming why.
-nd_core::Result<Launched> launch_app(const std::string& executable, const std::vector<std::string>& hidden = {});
+// `hidden` (the model keys) and the desk's own SHUTTLE_* variables, plus `set` ("NAME=value", each
+// in place of an inherited one), and no descriptor but its /dev/null stdin, stdout and stderr.
+// Errors: action_failed naming why.
+nd_core::Result<Launched> launch_app(const std::string& executable, const std::vector<std::string>& hidden = {},
+    const std::vector<std::string>& set = {});
 
 // Starts the app `app` (an executable's name on the daemon's PATH, no directory) within the app
-// allowlist: desk_launch and computer_act's launch_app. Errors: invalid_arguments naming the
-// argument, app_out_of_scope, action_failed.
+// allowlist: desk_launch and computer_act's launch_app, with the backend's launch environment
+// (Backend::launch_env_hidden and launch_env_set: on Linux, accessibility on for every toolkit).
+// Errors: invalid_arguments naming the argument, app_out_of_scope, action_failed.
 nd_core::Result<Launched> launch_named(const Desk&, const std::string& app);
 
 } // namespace nd_desk

@@ -1,7 +1,8 @@
 // The read verbs of the desk (docs/desk-verbs-read.md) on the real Linux backend with real apps,
 // inside scripts/test-desktop: windows, snapshot (ids, a password field without value, keys,
-// bounds), find and read, at, wait (a window opens, the timeout, a halt), focus and close, launch,
-// unanswered (all well, and a stopped app), and the allowlist.
+// bounds), find and read, at, wait (a window opens, the timeout, a halt), focus and close, launch
+// (with every toolkit's accessibility on), unanswered (all well, and a stopped app), and the
+// allowlist.
 
 #include "../linux/atspi_test_app.h"
 #include "../linux/tool_test_support.h"
@@ -377,6 +378,44 @@ TEST_F(DeskReadLinux, LaunchStartsAnAppAndAnswersItsPid)
     auto window = window_of_pid(pid);
     EXPECT_FALSE(window.is_null()) << "the launched app shows its window";
     ::kill(-pid, SIGTERM);
+}
+
+// A launched app joins AT-SPI whatever the daemon's environment says (launch/launch_env.h): a GTK 2
+// app loads its bridge only when GTK_MODULES names it, and NO_AT_BRIDGE=1 would keep GTK 3's off.
+TEST_F(DeskReadLinux, LaunchTurnsAccessibilityOnForGtk2AndGtk3)
+{
+    const char* modules = std::getenv("GTK_MODULES");
+    const std::string kept_modules = modules ? modules : "";
+    ::unsetenv("GTK_MODULES");
+    ::setenv("NO_AT_BRIDGE", "1", 1);
+    std::vector<pid_t> pids;
+    for (const std::string app : {"gtk-demo", "gtk3-widget-factory"}) {
+        auto r = call("launch", {{"app", app}});
+        ASSERT_TRUE(r.ok) << app << ": " << r.error;
+        pids.push_back(r.result["pid"].get<pid_t>());
+    }
+    ::unsetenv("NO_AT_BRIDGE");
+    if (modules)
+        ::setenv("GTK_MODULES", kept_modules.c_str(), 1);
+    for (std::size_t i = 0; i < pids.size(); ++i) {
+        const auto window = window_of_pid(pids[i]);
+        EXPECT_FALSE(window.is_null()) << "app " << i << " shows no window";
+        Reply snap;
+        nd_test::wait_until(
+            [&] {
+                snap = call("snapshot", {{"pid", pids[i]}});
+                return snap.ok && snap.result["nodes"].size() > 20;
+            },
+            20s);
+        EXPECT_TRUE(snap.ok) << "app " << i << ": " << snap.error;
+        EXPECT_GT(snap.result["nodes"].size(), 20u) << snap.result.dump().substr(0, 2000);
+    }
+    // gtk-demo's list of demos, read through GTK 2's bridge.
+    auto found = call("find", {{"name", "Button Boxes"}, {"pid", pids[0]}});
+    ASSERT_TRUE(found.ok) << found.error;
+    EXPECT_FALSE(found.result["nodes"].empty()) << "gtk-demo's demo list does not read";
+    for (const auto pid : pids)
+        ::kill(-pid, SIGTERM);
 }
 
 TEST_F(DeskReadLinux, UnansweredIsNullWhenAllIsWellAndNamesAStoppedApp)

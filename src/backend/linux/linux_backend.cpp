@@ -2,6 +2,7 @@
 
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_toolkit.h"
+#include "backend/linux/launch/launch_env.h"
 #include "backend/linux/linux_registry.h"
 #include "backend/linux/x11/x11_input_lease.h"
 #include "backend/linux/x11/x11_popups.h"
@@ -100,13 +101,20 @@ nd_core::BackgroundRoutes LinuxBackend::background_routes(const nd_core::WindowI
 
 std::vector<std::string> LinuxBackend::launch_env_hidden() const
 {
+    std::vector<std::string> hidden{"NO_AT_BRIDGE"};
     const char* env = std::getenv("AT_SPI_BUS_ADDRESS");
     if (!env || !*env)
-        return {};
+        return hidden;
     auto announced = address_from_session_bus(std::chrono::milliseconds(500));
     if (announced && *announced == env)
-        return {"AT_SPI_BUS_ADDRESS"};
-    return {};
+        hidden.emplace_back("AT_SPI_BUS_ADDRESS");
+    return hidden;
+}
+
+std::vector<std::string> LinuxBackend::launch_env_set() const
+{
+    const char* modules = std::getenv("GTK_MODULES");
+    return accessibility_launch_env(modules ? modules : "");
 }
 
 nd_core::RegistryReport LinuxBackend::registry()

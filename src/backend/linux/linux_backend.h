@@ -66,7 +66,11 @@ public:
     // AT_SPI_BUS_ADDRESS, when this process has it and the session bus announces the same address:
     // a Qt 6 app that inherits it never joins the bus (its bridge takes the variable's address
     // before anyone listens for "enabled"), and every toolkit finds the bus on the session bus.
+    // NO_AT_BRIDGE too, which would keep the app's bridge off.
     std::vector<std::string> launch_env_hidden() const override;
+    // GTK_MODULES with gail:atk-bridge, and the variables Qt, Chromium and Firefox read to turn
+    // accessibility on (launch/launch_env.h).
+    std::vector<std::string> launch_env_set() const override;
     nd_core::WindowControl* window_control() override { return m_window_control.get(); }
     nd_core::Result<std::vector<std::string>> key_bindings(const nd_core::WindowInfo&, const std::vector<nd_core::Element>&,
         std::chrono::milliseconds deadline) override;

@@ -61,6 +61,9 @@ public:
     // Environment variables an app the desk starts must not inherit from this process (the Linux
     // backend: AT_SPI_BUS_ADDRESS when the session bus announces the same bus, docs/linux-atspi.md).
     virtual std::vector<std::string> launch_env_hidden() const { return {}; }
+    // Environment variables ("NAME=value") an app the desk starts is given, in place of any it
+    // would inherit (the Linux backend: every toolkit's accessibility on, docs/linux-atspi.md).
+    virtual std::vector<std::string> launch_env_set() const { return {}; }
     // The platform's own consent dialog (§6), the default consent provider with this backend;
     // null when the backend has none (then only --consent auto grants anything).
     virtual ConsentProvider* consent_dialog() { return nullptr; }
