@@ -16,6 +16,8 @@
 #include <cctype>
 #include <csignal>
 #include <cstdlib>
+#include <functional>
+#include <optional>
 #include <thread>
 
 using nlohmann::json;
@@ -384,19 +386,28 @@ TEST_F(DeskReadLinux, LaunchStartsAnAppAndAnswersItsPid)
 // app loads its bridge only when GTK_MODULES names it, and NO_AT_BRIDGE=1 would keep GTK 3's off.
 TEST_F(DeskReadLinux, LaunchTurnsAccessibilityOnForGtk2AndGtk3)
 {
-    const char* modules = std::getenv("GTK_MODULES");
-    const std::string kept_modules = modules ? modules : "";
+    std::optional<std::string> modules;
+    if (const char* value = std::getenv("GTK_MODULES"))
+        modules = value;
+    std::vector<pid_t> pids;
+    // Whatever happens below, the test's environment comes back and the apps it started end.
+    struct Restore {
+        std::function<void()> run;
+        ~Restore() { run(); }
+    } restore{[&] {
+        ::unsetenv("NO_AT_BRIDGE");
+        if (modules)
+            ::setenv("GTK_MODULES", modules->c_str(), 1);
+        for (const auto pid : pids)
+            ::kill(-pid, SIGTERM);
+    }};
     ::unsetenv("GTK_MODULES");
     ::setenv("NO_AT_BRIDGE", "1", 1);
-    std::vector<pid_t> pids;
     for (const std::string app : {"gtk-demo", "gtk3-widget-factory"}) {
         auto r = call("launch", {{"app", app}});
         ASSERT_TRUE(r.ok) << app << ": " << r.error;
         pids.push_back(r.result["pid"].get<pid_t>());
     }
-    ::unsetenv("NO_AT_BRIDGE");
-    if (modules)
-        ::setenv("GTK_MODULES", kept_modules.c_str(), 1);
     for (std::size_t i = 0; i < pids.size(); ++i) {
         const auto window = window_of_pid(pids[i]);
         EXPECT_FALSE(window.is_null()) << "app " << i << " shows no window";
@@ -414,8 +425,6 @@ TEST_F(DeskReadLinux, LaunchTurnsAccessibilityOnForGtk2AndGtk3)
     auto found = call("find", {{"name", "Button Boxes"}, {"pid", pids[0]}});
     ASSERT_TRUE(found.ok) << found.error;
     EXPECT_FALSE(found.result["nodes"].empty()) << "gtk-demo's demo list does not read";
-    for (const auto pid : pids)
-        ::kill(-pid, SIGTERM);
 }
 
 TEST_F(DeskReadLinux, UnansweredIsNullWhenAllIsWellAndNamesAStoppedApp)
