@@ -46,7 +46,8 @@ inline nd_core::Error with_next_step(nd_core::Error e)
     case nd_core::ErrorCode::window_target_not_found: add("list the windows with desk_windows"); break;
     case nd_core::ErrorCode::app_not_accessible:
         add("if the app has just started, wait a moment and call again; otherwise it has no accessibility tree to "
-            "read, so ask the person to restart it with accessibility on, or work on it by its shot (desk_shot)");
+            "read, so ask the person to restart it with accessibility on (an app desk_launch starts has it on), or work "
+            "on it by its shot (desk_shot)");
         break;
     case nd_core::ErrorCode::stale_element_token:
     case nd_core::ErrorCode::element_not_found:

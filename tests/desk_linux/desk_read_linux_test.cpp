@@ -1,8 +1,8 @@
 // The read verbs of the desk (docs/desk-verbs-read.md) on the real Linux backend with real apps,
 // inside scripts/test-desktop: windows, snapshot (ids, a password field without value, keys,
 // bounds), find and read, at, wait (a window opens, the timeout, a halt), focus and close, launch
-// (with every toolkit's accessibility on), unanswered (all well, and a stopped app), and the
-// allowlist.
+// (with every toolkit's accessibility on), a read of an app without accessibility, unanswered (all
+// well, and a stopped app), and the allowlist.
 
 #include "../linux/atspi_test_app.h"
 #include "../linux/tool_test_support.h"
@@ -425,6 +425,21 @@ TEST_F(DeskReadLinux, LaunchTurnsAccessibilityOnForGtk2AndGtk3)
     auto found = call("find", {{"name", "Button Boxes"}, {"pid", pids[0]}});
     ASSERT_TRUE(found.ok) << found.error;
     EXPECT_FALSE(found.result["nodes"].empty()) << "gtk-demo's demo list does not read";
+}
+
+// An app started elsewhere without accessibility (xterm stands for a GTK 2 app started without its
+// bridge): the desk's read says what to do next, desk_launch and desk_shot among it.
+TEST_F(DeskReadLinux, AReadOfAnAppWithoutAccessibilityNamesTheWaysOn)
+{
+    nd_test::OwnedApp app({"xterm", "-title", "nish-desk-no-accessibility"});
+    ASSERT_GT(app.pid(), 0) << app.error();
+    // xterm's first start on a machine builds its font caches.
+    ASSERT_FALSE(window_of_pid(app.pid(), 60s).is_null()) << "xterm shows no window";
+    auto snap = call("snapshot", {{"pid", app.pid()}});
+    ASSERT_FALSE(snap.ok) << snap.result.dump().substr(0, 500);
+    EXPECT_NE(snap.error.find("no app on the AT-SPI bus"), std::string::npos) << snap.error;
+    EXPECT_NE(snap.error.find("desk_launch"), std::string::npos) << snap.error;
+    EXPECT_NE(snap.error.find("desk_shot"), std::string::npos) << snap.error;
 }
 
 TEST_F(DeskReadLinux, UnansweredIsNullWhenAllIsWellAndNamesAStoppedApp)
