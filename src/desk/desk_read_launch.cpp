@@ -115,11 +115,7 @@ nd_core::Result<Launched> launch_app(const std::string& executable, const std::v
         argv = {find_on_path("systemd-run", path ? path : ""), "--user", "--scope", "--quiet", "--collect", "--", executable};
         out.scoped = true;
     }
-    // A variable set replaces the inherited one.
-    auto unset = hidden;
-    for (const auto& entry : set)
-        unset.push_back(entry.substr(0, entry.find('=')));
-    out.pid = TRY(spawn_detached(argv, unset, set));
+    out.pid = TRY(spawn_detached(argv, hidden, set));
     // Reaped when it exits, so no zombie is left; nothing waits for that.
     std::thread([pid = out.pid] {
         int status = 0;

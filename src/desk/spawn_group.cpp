@@ -44,6 +44,9 @@ std::vector<std::string> child_environment(const std::vector<std::string>& hidde
         bool drop = name.starts_with("SHUTTLE_");
         for (const auto& h : hidden)
             drop = drop || name == h;
+        // An extra variable takes the place of an inherited one of its name.
+        for (const auto& x : extra)
+            drop = drop || std::string_view(x).substr(0, x.find('=')) == name;
         if (!drop)
             env.emplace_back(entry);
     }

@@ -32,7 +32,8 @@ void close_inherited(posix_spawn_file_actions_t* files);
 std::vector<char*> c_array(const std::vector<std::string>& strings);
 
 // The daemon's environment for a child ("NAME=value"), without the `hidden` variables (the model
-// keys) and the desk's own SHUTTLE_* ones, then `extra`.
+// keys) and the desk's own SHUTTLE_* ones, then `extra` ("NAME=value"), each in place of an
+// inherited variable of its name.
 std::vector<std::string> child_environment(const std::vector<std::string>& hidden, const std::vector<std::string>& extra);
 
 } // namespace nd_desk

@@ -12,11 +12,12 @@
 // returns (the root's, secure fields' and the showing rows'). A showing row whose place moved
 // relative to the window without an event is read again, with the hidden rows beside and below
 // it (whether a row shows follows its place: Chromium announces no scroll, GTK3 no widget
-// scrolled out of its viewport). Whenever that cannot be trusted it declines and the caller reads cold: the app may not know of the
-// listeners yet, its record overflowed, more than a few rows moved (a scroll, which may bring rows
-// never placed into view), the window holds a container that manages its descendants (its visible
-// part follows scrolling), a window of it came or went, a changed object is not in a read the
-// budget cut, the bus was replaced, or the window was not read for a minute.
+// scrolled out of its viewport). Whenever that cannot be trusted it declines and the caller reads
+// cold: the app may not know of the listeners yet, its record overflowed, more than a few rows
+// moved (a scroll, which may bring rows never placed into view), the window holds a container that
+// manages its descendants (its visible part follows scrolling), a window of it came or went, a
+// changed object is not in a read the budget cut, the bus was replaced, or the window was not read
+// for a minute.
 //
 // Not seen: a row that was off screen and moves into view while no showing row moves (an
 // animation of that row alone); it shows at the next cold read (MAX_WARM_AGE).
