@@ -144,15 +144,17 @@ nd_core::Result<VerbReply> background_click(Desk& desk, DeskInput& input, const 
     TRY_VOID(desk.check_allowed(window));
     const auto snap = TRY(desk.read(window));
     const auto framed = TRY(framed_elements(desk, *snap));
+    const auto routes = routes_of(desk, window);
     std::int32_t row = row_at(framed, point);
-    // A click on a button's label presses the button: the nearest row with a click action of its own.
+    // A click on a button's label presses the button: the nearest row with a click action of its own
+    // (or one a click selects: a cell of a row).
     for (; row > 0; row = framed[static_cast<std::size_t>(row)].parent) {
         const auto& e = framed[static_cast<std::size_t>(row)];
         // Names a bulk read left empty (Chromium) are asked when the action runs.
         const bool unnamed = e.action_names_pending();
         const bool clicks =
-            nd_core::choose_action(nd_core::ActKind::click, e.actions, e.role, e.is(nd_core::STATE_CHECKED)).has_value();
-        if (unnamed || clicks || e.secure())
+            nd_core::choose_action(nd_core::ActKind::click, e.actions, nd_core::act_target(e, routes.toolkit)).has_value();
+        if (unnamed || clicks || e.is(nd_core::STATE_SELECTABLE) || e.secure())
             break;
     }
     if (row <= 0)

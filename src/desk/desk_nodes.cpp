@@ -82,12 +82,20 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
     if (unnamed || actions.empty())
         actions = TRY(actuator->action_names(ref.window(), e));
     // The driver's click chooses the same way (core/model/act_actions.h): a toolkit's click, press or
-    // toggle, else the first action unless that one opens a menu or moves the focus.
-    auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, e.role, e.is(nd_core::STATE_CHECKED));
-    if (!choice)
+    // toggle, else the first action unless that one opens a menu or moves the focus; a row, cell or
+    // item a click selects is selected (its "activate" opens it, as a double click does).
+    const auto target = nd_core::act_target(e, desk.backend().background_routes(ref.window()).toolkit);
+    auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, target);
+    if (!choice && target.selectable) {
+        TRY_VOID(actuator->select(ref.window(), e));
+        return std::string("select");
+    }
+    if (!choice) {
+        const auto held = nd_core::held_back_action(nd_core::ActKind::click, actions, target);
         return make_error(ErrorCode::action_not_offered, "the node (" + e.role + ") has no click action of its own (its actions: " +
-                                                        nd_core::describe_actions(actions) +
+                                                        nd_core::describe_actions(actions) + (held.empty() ? "" : "; " + held) +
                                                         "): click it instead (desk_act with action click)");
+    }
     TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
     return choice->action;
 }

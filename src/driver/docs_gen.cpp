@@ -99,8 +99,33 @@ std::string act_actions_markdown()
     out += never + ", nor any other `group.name` (`not_click_action`), except that a click on a menu bar's entry "
                    "(`menu_item`, `menu`) with nothing else runs its menu action: the menu it opens is its own (Qt's "
                    "`ShowMenu`). The click tool then selects a selectable tab or row "
-                   "(`Selection.SelectChild`); otherwise the act fails with `action_not_offered`, naming the actions the "
-                   "element has, and recommends a foreground act in a takeover.\n";
+                   "(`Selection.SelectChild`, or the row of a table's cell through `Table.AddRowSelection`); otherwise "
+                   "the act fails with `action_not_offered`, naming the actions the element has, and recommends a "
+                   "foreground act in a takeover.\n";
+    // The rules of what an action means on an element, as choose_action answers them.
+    const std::vector<std::string> cell = {"expand or contract", "edit", "activate"};
+    const nd_core::ActTarget row{.role = "table_cell", .selectable = true};
+    const auto cell_click = nd_core::choose_action(nd_core::ActKind::click, cell, row);
+    const auto cell_double = nd_core::choose_action(nd_core::ActKind::double_click, cell, row);
+    out += "\nA selectable element (a row, cell, item or tab) is selected by a click: its `activate` opens what it shows, "
+           "as a double click does (GTK3's tree cells `expand or contract`, `edit`, `activate`: a click runs " +
+           std::string(cell_click ? "`" + cell_click->action + "`" : "none of them and selects the row") +
+           ", a double click `" + (cell_double ? cell_double->action : std::string("-")) +
+           "`), and its first action counts as a click only when the table names it.\n";
+    std::vector<std::string> toolkits;
+    for (auto t : {"GTK3", "GTK4", "GAIL", "Chromium", "Gecko", "Qt"})
+        if (nd_core::activate_is_enter(t))
+            toolkits.emplace_back(t);
+    std::string enter;
+    for (std::size_t i = 0; i < toolkits.size(); ++i)
+        enter += (i == 0 ? "" : i + 1 == toolkits.size() ? " and " : ", ") + toolkits[i];
+    const bool field_click = nd_core::choose_action(nd_core::ActKind::click, {"activate"},
+                                                    {.role = "text", .activate_is_enter = true}).has_value();
+    out += "\nIn " + enter + " (GAIL is GTK 2's bridge) a text field's `activate` is the Enter key in it, which may "
+           "submit its dialog: a click or double click on a `text`, `entry`, `spin_button` or `password_text` " +
+           (field_click ? std::string("runs it") : std::string("does not run it and fails saying so")) +
+           " (type_text and set_value need no focus). Chromium's and Gecko's text fields keep their `activate`, "
+           "which focuses the field and dispatches a click the page hears.\n";
     // The checkable rule, as choose_action answers it, so the text cannot drift from the code.
     const std::vector<std::string> quick = {"Toggle", "Press", "SetFocus"};
     const auto unchecked = nd_core::choose_action(nd_core::ActKind::click, quick, "check_box");

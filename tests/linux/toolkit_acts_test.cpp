@@ -103,6 +103,66 @@ TEST_F(Gtk3Acts, AFormsFieldsReadUnderTheirLabels)
     EXPECT_TRUE(ok.s["escalation"].is_null()) << ok.text;
 }
 
+// What a zenity dialog printed: its answer, written to a file of the test's own.
+struct DialogOutput {
+    std::string path = testing::TempDir() + "nish_zenity_" + std::to_string(::getpid()) + ".out";
+    ~DialogOutput() { std::remove(path.c_str()); }
+    std::vector<std::string> argv(const std::string& dialog) const { return {"sh", "-c", "exec " + dialog + " > \"$0\"", path}; }
+    std::string text() const
+    {
+        std::ifstream in(path);
+        std::stringstream all;
+        all << in.rdbuf();
+        return all.str();
+    }
+};
+
+// A person's click on a list's row selects it; GTK3's tree cells offer "activate", which is a double
+// click's (row-activated: zenity answered with nothing chosen and closed), and GTK3's text field
+// offers "activate" alone, its Enter key (zenity's entry dialog answered OK). The click now selects
+// the row (through the table's rows: GTK3 takes SelectChild only from one-column views) and
+// refuses the field's Enter, saying why; the dialogs stay open until their OK.
+TEST_F(Gtk3Acts, AClickSelectsAListsRowAndPressesNoTextFieldsEnter)
+{
+    m_may_exit = true;
+    {
+        DialogOutput out;
+        open(out.argv("zenity --list --title=Pick --column=Name --column=Size alpha 1 beta 2 gamma 3"), "zenity", 10);
+        ASSERT_FALSE(m_window.is_null());
+        click(nth(fresh(), "table_cell", "beta"), "the list's cell");
+        ASSERT_TRUE(m_app->running()) << "the click answered the dialog";
+        EXPECT_TRUE(eventually([](const json& a) { return has(nth(a, "table_cell", "beta"), "selected"); }))
+            << "the row was not selected";
+        EXPECT_TRUE(has(nth(fresh(), "table_cell", "2"), "selected")) << "the row's other cell";
+        EXPECT_FALSE(has(nth(fresh(), "table_cell", "alpha"), "selected"));
+        auto ok = call("click", {{"element_token", nth(fresh(), "push_button", "OK")["element_token"]}});
+        ASSERT_FALSE(ok.is_error) << ok.text;
+        EXPECT_TRUE(nd_test::wait_until([&] { return !m_app->running(); }, CLICK_EFFECT)) << "OK did not close the dialog";
+        EXPECT_EQ(out.text(), "beta\n");
+    }
+    {
+        DialogOutput out;
+        open(out.argv("zenity --entry --title=Ask --text=Name --entry-text=Ada"), "zenity", 5);
+        ASSERT_FALSE(m_window.is_null());
+        const auto field = nth(fresh(), "text", "Name");
+        ASSERT_FALSE(field.is_null()) << fresh().dump();
+        for (const char* act : {"click", "double_click"}) {
+            auto r = call(act, {{"element_token", field["element_token"]}});
+            ASSERT_TRUE(r.is_error) << act << ": " << r.text;
+            EXPECT_EQ(r.code(), "action_not_offered") << r.text;
+            EXPECT_NE(r.text.find("Enter key"), std::string::npos) << r.text;
+            EXPECT_EQ(r.s["error"]["escalation"]["recommend"], "takeover") << r.text;
+            ASSERT_TRUE(m_app->running()) << act << " answered the dialog";
+        }
+        auto typed = call("type_text", {{"element_token", field["element_token"]}, {"text", " Lovelace"}});
+        ASSERT_FALSE(typed.is_error) << typed.text;
+        auto ok = call("click", {{"element_token", nth(fresh(), "push_button", "OK")["element_token"]}});
+        ASSERT_FALSE(ok.is_error) << ok.text;
+        EXPECT_TRUE(nd_test::wait_until([&] { return !m_app->running(); }, CLICK_EFFECT)) << "OK did not close the dialog";
+        EXPECT_EQ(out.text(), "Ada Lovelace\n");
+    }
+}
+
 // ---- GTK4 --------------------------------------------------------------------------------------
 
 class Gtk4Acts : public ToolkitActs {

@@ -119,6 +119,53 @@ TEST(ActActions, ClickFlipsACheckableControlThatOffersPressAndToggle)
     EXPECT_EQ(nd_core::choose_action(ActKind::click, {"uncheck"}, "check_box", true)->action, "uncheck");
 }
 
+// A person's click on a row selects it; a double click opens it. GTK3's tree cells offer
+// "expand or contract", "edit" and "activate" (the row-activated of a double click: zenity's list
+// answered with nothing chosen and closed), so a click runs none of them and the click tool selects.
+TEST(ActActions, ClickOnARowSelectsItWhereActivateWouldOpenIt)
+{
+    const Names cell = {"expand or contract", "edit", "activate"};
+    nd_core::ActTarget row{.role = "table_cell", .selectable = true};
+    EXPECT_FALSE(choose_action(ActKind::click, cell, row));
+    EXPECT_EQ(choose_action(ActKind::double_click, cell, row)->action, "activate");
+    EXPECT_EQ(choose_action(ActKind::double_click, cell, row)->repeat, 1);
+    // Rows whose click is named keep it: a web option's "select", a tree item's "click".
+    EXPECT_EQ(choose_action(ActKind::click, {"select", "showContextMenu"}, {.role = "menu_item", .selectable = true})->action,
+              "select");
+    EXPECT_EQ(choose_action(ActKind::click, {"click"}, {.role = "tree_item", .selectable = true})->action, "click");
+    // A row's first action unnamed in the table is no click either.
+    EXPECT_FALSE(choose_action(ActKind::click, {"expand or contract"}, row));
+    // Not selectable: activate stays a click (GTK3's expander, a web text field's focus).
+    EXPECT_EQ(choose_action(ActKind::click, cell, {.role = "table_cell"})->action, "activate");
+    EXPECT_EQ(nd_core::held_back_action(ActKind::click, cell, row), "");
+}
+
+// GTK's text field runs "activate" as its Enter key: a click on zenity's entry pressed its dialog's
+// OK. Where the toolkit says so, a text field's activate is neither a click nor a double click, and
+// the error says why; Chromium's and Gecko's text fields keep theirs (it focuses the field and
+// dispatches a click the page hears).
+TEST(ActActions, ClickOnAGtkTextFieldIsNotItsEnterKey)
+{
+    EXPECT_TRUE(nd_core::activate_is_enter("GTK3"));
+    EXPECT_TRUE(nd_core::activate_is_enter("GTK4"));
+    EXPECT_FALSE(nd_core::activate_is_enter("Chromium"));
+    EXPECT_FALSE(nd_core::activate_is_enter("Gecko"));
+    const Names entry = {"activate"};
+    for (auto role : {"text", "entry", "spin_button", "password_text"}) {
+        nd_core::ActTarget gtk{.role = role, .activate_is_enter = true};
+        EXPECT_FALSE(choose_action(ActKind::click, entry, gtk)) << role;
+        EXPECT_FALSE(choose_action(ActKind::double_click, entry, gtk)) << role;
+        EXPECT_NE(nd_core::held_back_action(ActKind::click, entry, gtk).find("Enter key"), std::string::npos) << role;
+        EXPECT_EQ(choose_action(ActKind::click, entry, {.role = role})->action, "activate") << role; // the web's
+    }
+    // GTK's other controls keep their activate (an expander opens), and a field's other actions stay.
+    EXPECT_EQ(choose_action(ActKind::click, entry, {.role = "toggle_button", .activate_is_enter = true})->action, "activate");
+    EXPECT_EQ(choose_action(ActKind::click, {"activate", "click"}, {.role = "text", .activate_is_enter = true})->action,
+              "click");
+    EXPECT_EQ(nd_core::held_back_action(ActKind::click, entry, {.role = "push_button", .activate_is_enter = true}), "");
+    EXPECT_EQ(nd_core::held_back_action(ActKind::click, entry, {.role = "text"}), "");
+}
+
 TEST(ActActions, RightClickTakesAContextMenuActionOnly)
 {
     EXPECT_EQ(chosen(ActKind::right_click, {"press", "showContextMenu"}), "showContextMenu");

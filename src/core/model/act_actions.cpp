@@ -68,6 +68,12 @@ std::optional<std::string> first_named(const ActActions& row, const std::vector<
     return std::nullopt;
 }
 
+// Text fields, whose "activate" some toolkits run as the Enter key (GTK's entries and spin buttons).
+bool is_text_field_role(std::string_view role)
+{
+    return role == "text" || role == "entry" || role == "password_text" || role == "spin_button";
+}
+
 } // namespace
 
 const std::vector<ActActions>& act_action_table()
@@ -100,27 +106,56 @@ bool not_click_action(std::string_view name)
     return listed(MENU_NAMES, n) || listed(NOT_CLICK_NAMES, n) || n.find('.') != std::string::npos;
 }
 
-std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions, std::string_view role,
-                                          bool checked)
+ActTarget act_target(const Element& e, std::string_view toolkit)
+{
+    return {.role = e.role,
+        .checked = e.is(STATE_CHECKED),
+        .selectable = e.is(STATE_SELECTABLE),
+        .activate_is_enter = activate_is_enter(toolkit)};
+}
+
+bool activate_is_enter(std::string_view toolkit) { return toolkit == "GTK3" || toolkit == "GTK4" || toolkit == "GAIL"; }
+
+std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& all, const ActTarget& target)
 {
     const auto& row = act_actions(kind);
+    const auto role = target.role;
+    // The actions that are not this act's on this element (above, choose_action in the header).
+    const bool enter = target.activate_is_enter && is_text_field_role(role);
+    const bool opens = kind == ActKind::click && target.selectable;
+    std::vector<std::string> actions;
+    actions.reserve(all.size());
+    for (const auto& a : all)
+        if (!((enter || opens) && normalize_action_name(a) == "activate"))
+            actions.push_back(a);
     if (kind == ActKind::click && is_checkable_role(role)) {
         const auto* toggle = named(actions, "toggle");
         const auto* press = named(actions, "press");
         if (toggle && press)
-            return ActionChoice{checked && is_radio_role(role) ? *press : *toggle, 1};
+            return ActionChoice{target.checked && is_radio_role(role) ? *press : *toggle, 1};
     }
     if (auto named = first_named(row, actions))
         return ActionChoice{*named, 1};
-    if (row.default_fallback && !actions.empty() && !actions.front().empty() && !not_click_action(actions.front()))
+    if (row.default_fallback && !opens && !actions.empty() && !actions.front().empty() &&
+        !not_click_action(actions.front()))
         return ActionChoice{actions.front(), 1};
     if (row.click_repeat > 0)
-        if (auto click = choose_action(ActKind::click, actions))
+        if (auto click = choose_action(ActKind::click, actions, target))
             return ActionChoice{click->action, row.click_repeat};
     if (kind == ActKind::click && is_menu_entry(role))
         if (auto menu = first_named(act_actions(ActKind::right_click), actions))
             return ActionChoice{*menu, 1};
     return std::nullopt;
+}
+
+std::string held_back_action(ActKind kind, const std::vector<std::string>& actions, const ActTarget& target)
+{
+    if (kind == ActKind::right_click || !target.activate_is_enter || !is_text_field_role(target.role) ||
+        !named(actions, "activate"))
+        return {};
+    return "its \"activate\" is the Enter key in this toolkit (it may submit the form or dialog), not a " +
+           std::string(act_actions(kind).name) +
+           "; type_text and set_value reach a text field without focusing it first";
 }
 
 bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }

@@ -10,6 +10,8 @@
 // desk's press and act all choose from this table, so a toolkit learned once works everywhere.
 // Names compare case-insensitively with '-', '_' and ' ' alike (same_action_name).
 
+#include "core/model/element.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,14 +50,41 @@ struct ActionChoice {
     std::int32_t repeat = 1; // how often to run it
 };
 
+// What the choice knows of the element besides its actions.
+struct ActTarget {
+    std::string_view role;
+    bool checked = false;    // STATE_CHECKED
+    bool selectable = false; // STATE_SELECTABLE: a row, cell, item or tab that a person's click selects
+    // The element's toolkit runs a text field's "activate" as the Enter key in it (GTK: the
+    // dialog's default button answers), not as a click (activate_is_enter).
+    bool activate_is_enter = false;
+};
+ActTarget act_target(const Element&, std::string_view toolkit);
+
+// Toolkits (as background_routes names them: "GTK3", "GTK4"; GTK 2's bridge says "GAIL") whose
+// text fields' "activate" is the Enter key.
+bool activate_is_enter(std::string_view toolkit);
+
 // The action `kind` runs among `actions` (names as the element reports them), or nothing. With the
 // element's `role`: a click on a menu bar's entry ("menu_item" or "menu") that has only a menu
 // action runs that one, since the menu it opens is the entry's own (Qt: "ShowMenu"); and a click on
 // a checkable control that offers both "Press" and "Toggle" (Qt Quick; Qt 5's Press only signals
 // a click and leaves the state) runs Toggle, as a person's click flips it, unless the control is a
 // radio button already `checked`, which a person's click leaves checked (Press then).
-std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, std::string_view role = {},
-                                          bool checked = false);
+// A selectable element's "activate" is what a double click does (GTK3's tree cells and icon view
+// items, GTK4's list rows open what they show): a click never runs it, nor a selectable element's
+// first action unnamed in the table (GTK3's cell says "expand or contract" first); the caller
+// selects the element instead (Actuator::select). A text field's "activate" where it is the Enter
+// key is neither a click nor a double click.
+std::optional<ActionChoice> choose_action(ActKind, const std::vector<std::string>& actions, const ActTarget&);
+inline std::optional<ActionChoice> choose_action(ActKind kind, const std::vector<std::string>& actions,
+                                                 std::string_view role = {}, bool checked = false)
+{
+    return choose_action(kind, actions, ActTarget{.role = role, .checked = checked});
+}
+// Why `kind` runs none of `actions` though the element has one a toolkit means otherwise (a text
+// field's Enter), for the act's error; empty when nothing was held back.
+std::string held_back_action(ActKind, const std::vector<std::string>& actions, const ActTarget&);
 // The roles of a menu bar's or a menu's entries (role names as the read gives them).
 bool is_menu_entry(std::string_view role);
 // Roles a click checks or unchecks (check boxes, switches, toggle buttons, radio buttons, their menu

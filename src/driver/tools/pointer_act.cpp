@@ -1,6 +1,7 @@
 #include "driver/tools/pointer_act.h"
 
 #include "core/engine/guarded_input.h"
+#include "core/model/act_actions.h"
 #include "core/model/schemas.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
@@ -26,16 +27,20 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     // A bulk read may leave names empty (Chromium): ask the element itself then.
     if (e.action_names_pending())
         actions = TRY(actuator->action_names(ref.window(), e));
-    if (auto choice = nd_core::choose_action(kind.act, actions, e.role, e.is(nd_core::STATE_CHECKED))) {
+    // What an action means differs by toolkit (GTK's text field "activate" is Enter): the window's
+    // toolkit, as the backend names it for its background routes.
+    const auto target = nd_core::act_target(e, env.engine.backend().background_routes(ref.window()).toolkit);
+    if (auto choice = nd_core::choose_action(kind.act, actions, target)) {
         for (std::int32_t i = 0; i < choice->repeat; ++i)
             TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
         return nd_core::Ok{};
     }
     if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE))
         return actuator->select(ref.window(), e);
+    const auto held = nd_core::held_back_action(kind.act, actions, target);
     nd_core::Error err(ErrorCode::action_not_offered,
         "element " + std::to_string(ref.index) + " (" + e.role + ") has no action for " + std::string(kind.name) +
-            "; its actions: " + nd_core::describe_actions(actions));
+            "; its actions: " + nd_core::describe_actions(actions) + (held.empty() ? "" : "; " + held));
     err.escalation_reason = "a foreground " + std::string(kind.name) + " in a takeover session may work";
     return err;
 }

@@ -44,8 +44,13 @@ nd_core::Result<ObjectRef> AtspiActuator::resolve(const nd_core::WindowInfo& win
 nd_core::Result<AtspiActuator::Live> AtspiActuator::live(const nd_core::WindowInfo& window,
                                                          const nd_core::Element& element, Deadline deadline)
 {
+    return inspect(TRY(resolve(window, element, deadline)), deadline);
+}
+
+nd_core::Result<AtspiActuator::Live> AtspiActuator::inspect(ObjectRef ref, Deadline deadline)
+{
     Live out;
-    out.ref = TRY(resolve(window, element, deadline));
+    out.ref = std::move(ref);
     std::optional<nd_core::Error> failure;
     auto check = [&failure](const Reply& r, std::string_view what) {
         if (!r.ok() && !failure)
@@ -183,9 +188,27 @@ nd_core::Result<void> AtspiActuator::select(const nd_core::WindowInfo& window, c
     std::int32_t index = object.index_in_parent;
     auto done = expect_true({object.parent.bus, object.parent.path, IFACE_SELECTION, "SelectChild"},
                             [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
-    if (!done && done.error().code == ErrorCode::action_failed)
-        return make_error(ErrorCode::action_failed, "the element's parent does not select it (no Selection, or refused)");
-    return done;
+    if (done || done.error().code != ErrorCode::action_failed)
+        return done;
+    // A table's cell is selected with its row: GTK3's tree view takes SelectChild only when it has
+    // one column, and its Table selects the row (AddRowSelection). A cell that holds the cells of a
+    // column's several parts (GTK3: an icon and a name) sits one level further down.
+    Live table = TRY(inspect(object.parent, deadline));
+    if (table.role == ATSPI_ROLE_TABLE_CELL && !table.parent.null() && table.index_in_parent >= 0) {
+        index = table.index_in_parent;
+        table = TRY(inspect(table.parent, deadline));
+    }
+    if (table.interfaces & IF_TABLE) {
+        auto row = m_bus.call({table.ref.bus, table.ref.path, IFACE_TABLE, "GetRowAtIndex"},
+                              [index](sd_bus_message* m) { return sd_bus_message_append(m, "i", index); }, deadline);
+        std::int32_t at = -1;
+        if (row && sd_bus_message_read_basic(row->get(), 'i', &at) >= 0 && at >= 0 &&
+            expect_true({table.ref.bus, table.ref.path, IFACE_TABLE, "AddRowSelection"},
+                        [at](sd_bus_message* m) { return sd_bus_message_append(m, "i", at); }, deadline))
+            return {};
+    }
+    return make_error(ErrorCode::action_failed,
+                      "the element's parent does not select it (no Selection or Table that takes it, or refused)");
 }
 
 nd_core::Result<std::string> AtspiActuator::read_value(const nd_core::WindowInfo& window,

@@ -44,6 +44,7 @@ private:
     using Live = LiveObject;
     nd_core::Result<ObjectRef> resolve(const nd_core::WindowInfo&, const nd_core::Element&, Deadline);
     nd_core::Result<Live> live(const nd_core::WindowInfo&, const nd_core::Element&, Deadline);
+    nd_core::Result<Live> inspect(ObjectRef, Deadline);
     nd_core::Result<bool> secure(const Live&, Deadline);
     nd_core::Result<void> expect_true(const Method&, const ArgWriter&, Deadline);
 
