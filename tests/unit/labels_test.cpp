@@ -282,7 +282,7 @@ TEST(Labels, ALabelFromBelowIsTrimmed)
 // A form's grid: GTK3 lists a grid's children last-added first, so zenity's form reads each field
 // before its label; GTK4 and Qt grids filled row by row read each label before its field. Either
 // way, strictly alternating pairs side by side name their fields. A grid listed by columns, a
-// single field before a label (a unit) and an odd row name nothing.
+// single field before a label (a unit, unless the label ends in a colon) and an odd row name nothing.
 TEST(Labels, AFormsGridNamesItsFieldsWhenItsOrderLeavesNoDoubt)
 {
     TreeBuilder t;
@@ -320,6 +320,10 @@ TEST(Labels, AFormsGridNamesItsFieldsWhenItsOrderLeavesNoDoubt)
     t.add(apart, "label", "Folder");
     t.add(apart, "text", "");                       // 32
     t.add(apart, "label", "File");
+    const auto colon = t.add(0, "filler", "");      // 34: gedit's "[8] Tab width:"
+    t.add(colon, "check_box", "Insert spaces instead of tabs");
+    t.add(colon, "spin_button", "");                // 36
+    t.add(colon, "label", "Tab width: ");
     auto s = t.snapshot();
     humanize_names(s.elements);
     EXPECT_EQ(s.elements[2].name, "Plan");
@@ -334,4 +338,5 @@ TEST(Labels, AFormsGridNamesItsFieldsWhenItsOrderLeavesNoDoubt)
     EXPECT_EQ(s.elements[27].name, "");
     EXPECT_EQ(s.elements[29].name, "") << "a pair with something between it names nothing";
     EXPECT_EQ(s.elements[32].name, "");
+    EXPECT_EQ(s.elements[36].name, "Tab width:") << "a label ending in a colon names the field before it";
 }

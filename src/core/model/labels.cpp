@@ -221,7 +221,8 @@ inline constexpr std::int32_t FIELD_BOX_CHILDREN = 32;
 //   label names the field right after it;
 // - field first, in two pairs or more (GTK3's grid lists its children last-added first, so zenity's
 //   form reads "[entry] Name [password] Secret"): each field is named by the label right after it.
-//   A single field and label ("[10] px") is a unit, not a name.
+//   A single field and label ("[10] px") is a unit, not a name, unless the label ends in a colon
+//   ("[8] Tab width:").
 // A grid listed by columns (gtk3-widget-factory's "label label [spin] [spin]", qt6ct's five labels
 // then their fields) names none: only the places on screen would pair them, and names must not
 // depend on frames a read may defer. Only a label names: a paragraph or static text before a web
@@ -255,7 +256,9 @@ std::string_view box_label(const std::vector<Element>& elements, std::size_t ind
     if (count < 2 || count % 2 != 0)
         return {};
     const bool label_first = kids[0].label;
-    if (!label_first && count < 4)
+    // A single field before its label is a unit ("[10] px"), unless the label ends in a colon, which
+    // only a name does ("[8] Tab width:": GTK3's grid listing gedit's one field of a row first).
+    if (!label_first && count < 4 && !trim_space(elements[kids[1].at].name).ends_with(':'))
         return {};
     std::string_view found;
     for (std::size_t k = 0; k < count; k += 2) {
