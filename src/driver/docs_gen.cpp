@@ -111,7 +111,11 @@ std::string act_actions_markdown()
            "as a double click does (GTK3's tree cells `expand or contract`, `edit`, `activate`: a click runs " +
            std::string(cell_click ? "`" + cell_click->action + "`" : "none of them and selects the row") +
            ", a double click `" + (cell_double ? cell_double->action : std::string("-")) +
-           "`), and its first action counts as a click only when the table names it.\n";
+           "`), and its first action counts as a click only when the table names it. What only shows (a `label`, "
+           "`static`, `image` or `icon` without actions or focus) passes a click or double click to the nearest of its " +
+           std::to_string(nd_core::ACT_HOLDER_LEVELS) +
+           " ancestors that takes it, as a person's click on it lands there (a GTK3 list box row's label selects the "
+           "row; Chromium and Gecko do the same themselves with `clickAncestor`).\n";
     std::vector<std::string> toolkits;
     for (auto t : {"GTK3", "GTK4", "GAIL", "Chromium", "Gecko", "Qt"})
         if (nd_core::activate_is_enter(t))

@@ -8,6 +8,7 @@
 
 #include "toolkit_acts.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -161,6 +162,56 @@ TEST_F(Gtk3Acts, AClickSelectsAListsRowAndPressesNoTextFieldsEnter)
         EXPECT_TRUE(nd_test::wait_until([&] { return !m_app->running(); }, CLICK_EFFECT)) << "OK did not close the dialog";
         EXPECT_EQ(out.text(), "Ada Lovelace\n");
     }
+}
+
+// A GTK3 list box of labelled rows, as gedit's colour schemes and settings lists are built: the row
+// is selectable and has no action, its label neither; the status line says which row is selected.
+constexpr const char* GTK3_LIST_APP =
+    "import gi\n"
+    "gi.require_version('Gtk', '3.0')\n"
+    "from gi.repository import Gtk\n"
+    "w = Gtk.Window(title='List fixture')\n"
+    "box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)\n"
+    "status = Gtk.Label(label='Selected none')\n"
+    "rows = Gtk.ListBox()\n"
+    "for name in ['Classic', 'Cobalt', 'Kate']:\n"
+    "    rows.add(Gtk.Label(label=name))\n"
+    "rows.connect('row-selected', lambda l, r: status.set_text('Selected ' + (r.get_child().get_text() if r else 'none')))\n"
+    "box.pack_start(rows, False, False, 0)\n"
+    "box.pack_start(status, False, False, 0)\n"
+    "w.add(box)\n"
+    "w.connect('destroy', Gtk.main_quit)\n"
+    "w.show_all()\n"
+    "Gtk.main()\n";
+
+// A person's click on a row's label selects the row: the label, which only shows, passes the click
+// to the row that holds it (act_holder). Before, the click answered "no action for click".
+TEST_F(Gtk3Acts, AClickOnARowsLabelSelectsTheRow)
+{
+    if (::access("/usr/bin/python3", X_OK) != 0)
+        GTEST_SKIP() << "no /usr/bin/python3 for the GTK3 fixture";
+    // The window's class, which names the app, comes from the script's file name.
+    const std::string dir = testing::TempDir() + "nish_list_" + std::to_string(::getpid());
+    ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+    const std::string script = dir + "/listrows";
+    {
+        std::ofstream out(script);
+        out << GTK3_LIST_APP;
+    }
+    open({"/usr/bin/python3", script}, "Listrows", 8);
+    std::remove(script.c_str());
+    ::rmdir(dir.c_str());
+    ASSERT_FALSE(m_window.is_null());
+    auto all = fresh();
+    // The first row takes the focus, and GTK selects it with the focus.
+    ASSERT_TRUE(nth(all, "label", "Selected Cobalt").is_null()) << all.dump();
+    click(nth(all, "label", "Cobalt"), "the row's label");
+    EXPECT_TRUE(eventually([](const json& a) { return !nth(a, "label", "Selected Cobalt").is_null(); }))
+        << "the row was not selected";
+    // The label that only shows and holds nothing that acts is still refused, with the takeover.
+    auto r = call("click", {{"element_token", nth(fresh(), "label", "Selected Cobalt")["element_token"]}});
+    ASSERT_TRUE(r.is_error) << r.text;
+    EXPECT_EQ(r.code(), "action_not_offered") << r.text;
 }
 
 // ---- GTK4 --------------------------------------------------------------------------------------

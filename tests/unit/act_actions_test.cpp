@@ -3,6 +3,7 @@
 
 #include "core/model/act_actions.h"
 #include "core/model/element.h"
+#include "tree_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -164,6 +165,46 @@ TEST(ActActions, ClickOnAGtkTextFieldIsNotItsEnterKey)
               "click");
     EXPECT_EQ(nd_core::held_back_action(ActKind::click, entry, {.role = "push_button", .activate_is_enter = true}), "");
     EXPECT_EQ(nd_core::held_back_action(ActKind::click, entry, {.role = "text"}), "");
+}
+
+// A person's click on a row's label lands on the row: GTK3's list box rows hold a label without
+// actions (gedit's colour schemes), and a click on the label answered "no action". What only shows
+// passes a click or double click to the nearest of its two ancestors that takes it; what acts
+// itself, takes focus or is two levels away from any taker keeps its own answer.
+TEST(ActActions, AClickOnWhatOnlyShowsLandsOnTheRowOrButtonHoldingIt)
+{
+    using nd_core::STATE_FOCUSABLE;
+    using nd_core::STATE_SELECTABLE;
+    nd_test::TreeBuilder t;
+    t.add(-1, "frame", "Preferences");
+    const auto list = t.add(0, "list_box", "");
+    const auto row = t.add(list, "list_item", "", nd_test::PLAIN | STATE_SELECTABLE | STATE_FOCUSABLE);
+    const auto label = t.add(row, "label", "Cobalt");                                     // 3
+    const auto button = t.add(0, "push_button", "");
+    t.at(button).actions = {"click"};
+    const auto box = t.add(button, "filler", "");
+    const auto icon = t.add(box, "icon", "");                                            // 6
+    const auto field_label = t.add(0, "label", "Name");                                  // 7: nothing holds it
+    const auto deep = t.add(0, "panel", "");
+    const auto deep2 = t.add(deep, "panel", "");
+    const auto deep3 = t.add(deep2, "filler", "");
+    const auto far = t.add(deep3, "label", "far");                                       // 11
+    t.at(deep).states |= STATE_SELECTABLE; // three levels up: out of reach
+    const auto link = t.add(row, "label", "Own");
+    t.at(link).actions = {"clickAncestor"}; // Chromium's label acts itself
+    const auto elements = t.elements();
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, elements, label, true), row);
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, elements, icon, true), button);
+    EXPECT_EQ(nd_core::act_holder(ActKind::double_click, elements, icon, true), button);
+    EXPECT_EQ(nd_core::act_holder(ActKind::right_click, elements, label, true), -1);
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, elements, field_label, true), -1);
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, elements, far, true), -1);
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, elements, link, true), -1);
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, elements, row, true), -1) << "the row takes the click itself";
+    // A double click on a row's label opens the row only where the row has an action for it.
+    EXPECT_EQ(nd_core::act_holder(ActKind::double_click, elements, label, true), -1);
+    t.at(row).actions = {"activate"};
+    EXPECT_EQ(nd_core::act_holder(ActKind::double_click, t.elements(), label, true), row);
 }
 
 TEST(ActActions, RightClickTakesAContextMenuActionOnly)

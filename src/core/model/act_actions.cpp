@@ -158,6 +158,28 @@ std::string held_back_action(ActKind kind, const std::vector<std::string>& actio
            "; type_text and set_value reach a text field without focusing it first";
 }
 
+std::int32_t act_holder(ActKind kind, const std::vector<Element>& elements, std::int32_t index, bool activate_is_enter)
+{
+    if (kind == ActKind::right_click || index <= 0 || static_cast<std::size_t>(index) >= elements.size())
+        return -1;
+    const auto& e = elements[static_cast<std::size_t>(index)];
+    const bool only_shows = e.role == "label" || e.role == "static" || e.role == "image" || e.role == "icon";
+    if (!only_shows || !e.actions.empty() || e.is(STATE_FOCUSABLE) || e.is(STATE_SELECTABLE))
+        return -1;
+    auto at = e.parent;
+    for (int level = 0; level < ACT_HOLDER_LEVELS && at > 0 && at < index; ++level) {
+        const auto& holder = elements[static_cast<std::size_t>(at)];
+        ActTarget target{.role = holder.role,
+            .checked = holder.is(STATE_CHECKED),
+            .selectable = holder.is(STATE_SELECTABLE),
+            .activate_is_enter = activate_is_enter};
+        if (choose_action(kind, holder.actions, target) || (kind == ActKind::click && target.selectable))
+            return at;
+        at = holder.parent;
+    }
+    return -1;
+}
+
 bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }
 
 bool is_radio_role(std::string_view role) { return role == "radio_button" || role == "radio_menu_item"; }

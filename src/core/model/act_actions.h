@@ -85,6 +85,13 @@ inline std::optional<ActionChoice> choose_action(ActKind kind, const std::vector
 // Why `kind` runs none of `actions` though the element has one a toolkit means otherwise (a text
 // field's Enter), for the act's error; empty when nothing was held back.
 std::string held_back_action(ActKind, const std::vector<std::string>& actions, const ActTarget&);
+// A person's click on what only shows (a label, static text, an image or icon without actions or
+// focus) lands on what holds it: the index of the nearest of its ACT_HOLDER_LEVELS ancestors that
+// takes `kind` (an action for it, or, for a click, a row or item to select: a GTK3 list box row's
+// label), else -1. Not for a right click, whose menu is the element's own. `elements` is a
+// snapshot's preorder array (parents before children).
+inline constexpr int ACT_HOLDER_LEVELS = 2;
+std::int32_t act_holder(ActKind, const std::vector<Element>& elements, std::int32_t index, bool activate_is_enter);
 // The roles of a menu bar's or a menu's entries (role names as the read gives them).
 bool is_menu_entry(std::string_view role);
 // Roles a click checks or unchecks (check boxes, switches, toggle buttons, radio buttons, their menu

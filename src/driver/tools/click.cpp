@@ -9,8 +9,8 @@ ToolDef click()
         .name = "click",
         .title = "Click an element",
         .description = "Clicks an element by token. Headless (default): its own click action (click, press, check, "
-                       "jump, Toggle, ... as its toolkit names it), or selects a tab or row. Foreground: a real left "
-                       "click at its centre.",
+                       "jump, Toggle, ... as its toolkit names it), or selects a tab or row; a label or icon passes it to "
+                       "the row or button holding it. Foreground: a real left click at its centre.",
         .act = nd_core::ActKind::click,
         .select_fallback = true,
     });

@@ -37,6 +37,10 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
     }
     if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE))
         return actuator->select(ref.window(), e);
+    // A row's label passes the click to the row, as a person's click on it does.
+    if (const auto holder = nd_core::act_holder(kind.act, ref.snapshot->elements, ref.index, target.activate_is_enter);
+        holder >= 0)
+        return headless(env, kind, nd_core::ElementRef{ref.snapshot, holder});
     const auto held = nd_core::held_back_action(kind.act, actions, target);
     nd_core::Error err(ErrorCode::action_not_offered,
         "element " + std::to_string(ref.index) + " (" + e.role + ") has no action for " + std::string(kind.name) +
