@@ -22,10 +22,47 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cstdio>
 
 namespace nd_test {
 
 using nlohmann::json;
+
+// A fixture app of the tests' own, a Python script run by Debian's /usr/bin/python3 (GTK through
+// its gi bindings). The window's class, which names the app, comes from the script's file name, so
+// the script is `name` in a directory of its own under the test's temp dir; both go with the object.
+class PythonFixture {
+public:
+    PythonFixture(const std::string& name, const char* source)
+        : m_dir(testing::TempDir() + "nish_" + name + "_" + std::to_string(::getpid())), m_script(m_dir + "/" + name)
+    {
+        if (::mkdir(m_dir.c_str(), 0700) != 0)
+            return;
+        std::FILE* f = std::fopen(m_script.c_str(), "w");
+        if (!f)
+            return;
+        m_ok = std::fputs(source, f) >= 0;
+        m_ok = std::fclose(f) == 0 && m_ok;
+    }
+    ~PythonFixture()
+    {
+        std::remove(m_script.c_str());
+        ::rmdir(m_dir.c_str());
+    }
+    PythonFixture(const PythonFixture&) = delete;
+    PythonFixture& operator=(const PythonFixture&) = delete;
+
+    static bool available() { return ::access("/usr/bin/python3", X_OK) == 0; }
+    bool ok() const { return m_ok; }
+    std::vector<std::string> argv() const { return {"/usr/bin/python3", m_script}; }
+
+private:
+    std::string m_dir, m_script;
+    bool m_ok = false;
+};
 
 class OwnedApp {
 public:

@@ -8,7 +8,6 @@
 
 #include "toolkit_acts.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -188,19 +187,11 @@ constexpr const char* GTK3_LIST_APP =
 // to the row that holds it (act_holder). Before, the click answered "no action for click".
 TEST_F(Gtk3Acts, AClickOnARowsLabelSelectsTheRow)
 {
-    if (::access("/usr/bin/python3", X_OK) != 0)
+    if (!nd_test::PythonFixture::available())
         GTEST_SKIP() << "no /usr/bin/python3 for the GTK3 fixture";
-    // The window's class, which names the app, comes from the script's file name.
-    const std::string dir = testing::TempDir() + "nish_list_" + std::to_string(::getpid());
-    ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
-    const std::string script = dir + "/listrows";
-    {
-        std::ofstream out(script);
-        out << GTK3_LIST_APP;
-    }
-    open({"/usr/bin/python3", script}, "Listrows", 8);
-    std::remove(script.c_str());
-    ::rmdir(dir.c_str());
+    nd_test::PythonFixture app("listrows", GTK3_LIST_APP);
+    ASSERT_TRUE(app.ok());
+    open(app.argv(), "Listrows", 8);
     ASSERT_FALSE(m_window.is_null());
     auto all = fresh();
     // The first row takes the focus, and GTK selects it with the focus.

@@ -428,21 +428,11 @@ const char* GTK3_SCROLL_APP =
 // every row's frame).
 TEST_F(WarmReads, Gtk3ScrollsOfWidgetsAndOfTreeCellsStayEqualToColdReads)
 {
-    if (::access("/usr/bin/python3", X_OK) != 0)
+    if (!nd_test::PythonFixture::available())
         GTEST_SKIP() << "no /usr/bin/python3 for the GTK3 fixture";
-    // The window's class, which names the app, comes from the script's file name: one directory per run.
-    const std::string dir = testing::TempDir() + "nish_warm_scroll_" + std::to_string(::getpid());
-    const std::string script = dir + "/warmscroll";
-    ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
-    {
-        std::FILE* f = std::fopen(script.c_str(), "w");
-        ASSERT_NE(f, nullptr);
-        std::fputs(GTK3_SCROLL_APP, f);
-        std::fclose(f);
-    }
-    open_app({"/usr/bin/python3", script}, "Warmscroll", 60);
-    std::remove(script.c_str());
-    ::rmdir(dir.c_str());
+    nd_test::PythonFixture app("warmscroll", GTK3_SCROLL_APP);
+    ASSERT_TRUE(app.ok());
+    open_app(app.argv(), "Warmscroll", 60);
     expect_warm_equals_cold("first read");
     const auto at = [](const nd_core::RawTree& t, std::int32_t row) { return t.elements[static_cast<std::size_t>(row)]; };
     auto find = [&](const nd_core::RawTree& t, const std::string& role, const std::string& name) {
