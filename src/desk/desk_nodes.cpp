@@ -90,6 +90,11 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
         TRY_VOID(actuator->select(ref.window(), e));
         return std::string("select");
     }
+    // A row's label presses the row, as the driver's click does.
+    if (const auto holder = nd_core::act_holder(nd_core::ActKind::click, ref.snapshot->elements, ref.index,
+                                                target.activate_is_enter);
+        !choice && holder >= 0)
+        return run_default_action(desk, nd_core::ElementRef{ref.snapshot, holder});
     if (!choice) {
         const auto held = nd_core::held_back_action(nd_core::ActKind::click, actions, target);
         return make_error(ErrorCode::action_not_offered, "the node (" + e.role + ") has no click action of its own (its actions: " +
