@@ -79,8 +79,14 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
     bool unnamed = false;
     for (const auto& a : actions)
         unnamed = unnamed || a.empty();
-    if (unnamed || actions.empty())
-        actions = TRY(actuator->action_names(ref.window(), e));
+    if (unnamed || actions.empty()) {
+        // A node without the Action interface (a label) answers no names: it has none.
+        auto live = actuator->action_names(ref.window(), e);
+        if (live)
+            actions = std::move(*live);
+        else if (unnamed)
+            return live.error();
+    }
     // The driver's click chooses the same way (core/model/act_actions.h): a toolkit's click, press or
     // toggle, else the first action unless that one opens a menu or moves the focus; a row, cell or
     // item a click selects is selected (its "activate" opens it, as a double click does).

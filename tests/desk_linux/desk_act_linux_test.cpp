@@ -183,6 +183,27 @@ TEST_F(DeskAct, ActSelectsATabRunsAnActionAndFocuses)
     EXPECT_TRUE(wait_for(w, entry_key, [](const nd_core::Element& e) { return e.is(nd_core::STATE_FOCUSED); }));
 }
 
+// A node's own action on a row's label selects the row, as the driver's click does: the label only
+// shows (fixtures/apps/list_rows.py, a GTK3 list box), and its row is selected for it.
+TEST_F(DeskAct, ActionOnARowsLabelSelectsTheRow)
+{
+    auto w = start({"/usr/bin/python3", std::string(NISH_SOURCE_DIR) + "/fixtures/apps/list_rows.py"}, 8);
+    auto snap = read(w);
+    ASSERT_TRUE(snap);
+    const auto label = find(*snap, "label", "Kate");
+    ASSERT_GE(label, 0);
+    auto ran = call("act", {{"id", id(*snap, label)}, {"action", "action"}});
+    ASSERT_TRUE(ran.ok) << ran.error;
+    EXPECT_EQ(ran.result["ran"], "select") << ran.result.dump();
+    EXPECT_TRUE(nd_test::wait_until(
+        [&] {
+            snap = read(w);
+            return snap && find(*snap, "label", "Selected Kate") >= 0;
+        },
+        3s))
+        << "the row was not selected";
+}
+
 TEST_F(DeskAct, KeyAndTypeEditTheFocusedEntry)
 {
     auto w = start({"gtk3-widget-factory"}, FACTORY_ELEMENTS);

@@ -163,35 +163,13 @@ TEST_F(Gtk3Acts, AClickSelectsAListsRowAndPressesNoTextFieldsEnter)
     }
 }
 
-// A GTK3 list box of labelled rows, as gedit's colour schemes and settings lists are built: the row
-// is selectable and has no action, its label neither; the status line says which row is selected.
-constexpr const char* GTK3_LIST_APP =
-    "import gi\n"
-    "gi.require_version('Gtk', '3.0')\n"
-    "from gi.repository import Gtk\n"
-    "w = Gtk.Window(title='List fixture')\n"
-    "box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)\n"
-    "status = Gtk.Label(label='Selected none')\n"
-    "rows = Gtk.ListBox()\n"
-    "for name in ['Classic', 'Cobalt', 'Kate']:\n"
-    "    rows.add(Gtk.Label(label=name))\n"
-    "rows.connect('row-selected', lambda l, r: status.set_text('Selected ' + (r.get_child().get_text() if r else 'none')))\n"
-    "box.pack_start(rows, False, False, 0)\n"
-    "box.pack_start(status, False, False, 0)\n"
-    "w.add(box)\n"
-    "w.connect('destroy', Gtk.main_quit)\n"
-    "w.show_all()\n"
-    "Gtk.main()\n";
-
-// A person's click on a row's label selects the row: the label, which only shows, passes the click
-// to the row that holds it (act_holder). Before, the click answered "no action for click".
+// A person's click on a row's label selects the row (fixtures/apps/list_rows.py: a GTK3 list box): the
+// label, which only shows, passes the click to the row that holds it (act_holder). Before, the click answered "no action for click".
 TEST_F(Gtk3Acts, AClickOnARowsLabelSelectsTheRow)
 {
     if (!nd_test::PythonFixture::available())
         GTEST_SKIP() << "no /usr/bin/python3 for the GTK3 fixture";
-    nd_test::PythonFixture app("listrows", GTK3_LIST_APP);
-    ASSERT_TRUE(app.ok());
-    open(app.argv(), "Listrows", 8);
+    open({"/usr/bin/python3", std::string(NISH_SOURCE_DIR) + "/fixtures/apps/list_rows.py"}, "list_rows.py", 8);
     ASSERT_FALSE(m_window.is_null());
     auto all = fresh();
     // The first row takes the focus, and GTK selects it with the focus.
