@@ -13,19 +13,19 @@
 #include "core/engine/engine.h"
 #include "driver/dispatcher.h"
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <memory>
 #include <string>
-#include <vector>
-#include <gtest/gtest.h>
-#include <unistd.h>
 #include <sys/stat.h>
-#include <cstdio>
+#include <unistd.h>
+#include <vector>
 
 namespace nd_test {
 

@@ -163,8 +163,9 @@ TEST_F(Gtk3Acts, AClickSelectsAListsRowAndPressesNoTextFieldsEnter)
     }
 }
 
-// A person's click on a row's label selects the row (fixtures/apps/list_rows.py: a GTK3 list box): the
-// label, which only shows, passes the click to the row that holds it (act_holder). Before, the click answered "no action for click".
+// A person's click on a row's label selects the row (fixtures/apps/list_rows.py, a GTK3 list box):
+// the label, which only shows, passes the click to the row that holds it (act_holder). Before, the
+// click answered "no action for click".
 TEST_F(Gtk3Acts, AClickOnARowsLabelSelectsTheRow)
 {
     if (!nd_test::PythonFixture::available())
