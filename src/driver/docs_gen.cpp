@@ -99,9 +99,10 @@ std::string act_actions_markdown()
     out += never + ", nor any other `group.name` (`not_click_action`), except that a click on a menu bar's entry "
                    "(`menu_item`, `menu`) with nothing else runs its menu action: the menu it opens is its own (Qt's "
                    "`ShowMenu`). The click tool then selects a selectable tab or row "
-                   "(`Selection.SelectChild`, or the row of a table's cell through `Table.AddRowSelection`); otherwise "
-                   "the act fails with `action_not_offered`, naming the actions the element has, and recommends a "
-                   "foreground act in a takeover.\n";
+                   "(`Selection.SelectChild`, or the row of a table's cell through `Table.AddRowSelection`; a select "
+                   "the app refuses fails with `action_failed` and recommends a takeover, GTK 4.8's list box rows); "
+                   "otherwise the act fails with `action_not_offered`, naming the actions the element has, and "
+                   "recommends a foreground act in a takeover.\n";
     // The rules of what an action means on an element, as choose_action answers them.
     const std::vector<std::string> cell = {"expand or contract", "edit", "activate"};
     const nd_core::ActTarget row{.role = "table_cell", .selectable = true};

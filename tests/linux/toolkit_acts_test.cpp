@@ -290,6 +290,20 @@ TEST_F(Gtk4Acts, RolesWithoutAnActionFailCleanlyAndRecommendTakeover)
     ASSERT_EQ(all["elements"][0]["actions"][0], "win.statusbar");
     expect_no_click(all["elements"][0], "the window");
 
+    // A list box's row is selectable but GTK 4.8 selects nothing through its interfaces: the click's
+    // select fails, recommending the takeover's click (before, it failed with no escalation).
+    all = fresh();
+    auto row_label = nth(all, "label", "Row 7");
+    ASSERT_FALSE(row_label.is_null());
+    const auto box = row_label["parent_index"].get<std::size_t>();
+    const auto& row = all["elements"][all["elements"][box]["parent_index"].get<std::size_t>()];
+    ASSERT_EQ(row["role"], "list_item") << row.dump();
+    ASSERT_TRUE(has_state(row, "selectable") && !has_state(row, "selected")) << row.dump();
+    auto selected = call("click", {{"element_token", row["element_token"]}});
+    ASSERT_TRUE(selected.is_error) << selected.text;
+    EXPECT_EQ(selected.code(), "action_failed") << selected.text;
+    EXPECT_EQ(selected.s["error"]["escalation"]["recommend"], "takeover") << selected.text;
+
     all = fresh();
     EXPECT_EQ(all["elements"].size(), total) << "the window changed";
     EXPECT_FALSE(has(nth(all, "check_box", "radiobutton", 1, no_action), "checked"));

@@ -35,8 +35,17 @@ nd_core::Result<void> headless(ToolEnv& env, const PointerActKind& kind, const n
             TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
         return nd_core::Ok{};
     }
-    if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE))
-        return actuator->select(ref.window(), e);
+    if (kind.select_fallback && e.is(nd_core::STATE_SELECTABLE)) {
+        auto selected = actuator->select(ref.window(), e);
+        // A list that selects nothing through its interfaces (GTK 4.8's list box) still takes a
+        // person's click.
+        if (!selected && selected.error().code == ErrorCode::action_failed) {
+            auto err = selected.error();
+            err.escalation_reason = "a foreground " + std::string(kind.name) + " in a takeover session may work";
+            return err;
+        }
+        return selected;
+    }
     // A row's label passes the click to the row, as a person's click on it does.
     if (const auto holder = nd_core::act_holder(kind.act, ref.snapshot->elements, ref.index, target.activate_is_enter);
         holder >= 0)
