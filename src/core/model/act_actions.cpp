@@ -169,10 +169,8 @@ std::int32_t act_holder(ActKind kind, const std::vector<Element>& elements, std:
     auto at = e.parent;
     for (int level = 0; level < ACT_HOLDER_LEVELS && at > 0 && at < index; ++level) {
         const auto& holder = elements[static_cast<std::size_t>(at)];
-        ActTarget target{.role = holder.role,
-            .checked = holder.is(STATE_CHECKED),
-            .selectable = holder.is(STATE_SELECTABLE),
-            .activate_is_enter = activate_is_enter};
+        auto target = act_target(holder, {});
+        target.activate_is_enter = activate_is_enter;
         if (choose_action(kind, holder.actions, target) || (kind == ActKind::click && target.selectable))
             return at;
         at = holder.parent;
