@@ -1,6 +1,6 @@
 #include "desk/desk_nodes.h"
 
-#include "core/model/act_actions.h"
+#include "core/engine/act_route.h"
 #include "desk/desk.h"
 #include "desk/desk_geometry.h"
 #include "desk/desk_input.h"
@@ -70,45 +70,16 @@ nd_core::Result<HitTest> hit_test(Desk& desk, const nd_core::ElementRef& ref)
 nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::ElementRef& ref)
 {
     auto lock = desk.lock_backend();
-    auto* actuator = desk.backend().actuator();
-    if (!actuator)
-        return make_error(ErrorCode::backend_unavailable, "this desk has no element actions");
-    const auto& e = ref.element();
-    auto actions = e.actions;
-    // A bulk read may leave names empty (Chromium): ask the element itself then.
-    bool unnamed = false;
-    for (const auto& a : actions)
-        unnamed = unnamed || a.empty();
-    if (unnamed || actions.empty()) {
-        // A node without the Action interface (a label) answers no names: it has none.
-        auto live = actuator->action_names(ref.window(), e);
-        if (live)
-            actions = std::move(*live);
-        else if (unnamed)
-            return live.error();
+    // The driver's click takes the same route (core/engine/act_route.h).
+    auto taken = nd_core::run_act_route(desk.backend(), ref, {.act = nd_core::ActKind::click, .name = "click", .select_fallback = true});
+    if (!taken && taken.error().code == ErrorCode::action_not_offered) {
+        auto err = taken.error();
+        err.message += ": click it instead (desk_act with action click)";
+        return err;
     }
-    // The driver's click chooses the same way (core/model/act_actions.h): a toolkit's click, press or
-    // toggle, else the first action unless that one opens a menu or moves the focus; a row, cell or
-    // item a click selects is selected (its "activate" opens it, as a double click does).
-    const auto target = nd_core::act_target(e, desk.backend().background_routes(ref.window()).toolkit);
-    auto choice = nd_core::choose_action(nd_core::ActKind::click, actions, target);
-    if (!choice && target.selectable) {
-        TRY_VOID(actuator->select(ref.window(), e));
-        return std::string("select");
-    }
-    // A row's label presses the row, as the driver's click does.
-    if (const auto holder = nd_core::act_holder(nd_core::ActKind::click, ref.snapshot->elements, ref.index,
-                                                target.activate_is_enter);
-        !choice && holder >= 0)
-        return run_default_action(desk, nd_core::ElementRef{ref.snapshot, holder});
-    if (!choice) {
-        const auto held = nd_core::held_back_action(nd_core::ActKind::click, actions, target);
-        return make_error(ErrorCode::action_not_offered, "the node (" + e.role + ") has no click action of its own (its actions: " +
-                                                        nd_core::describe_actions(actions) + (held.empty() ? "" : "; " + held) +
-                                                        "): click it instead (desk_act with action click)");
-    }
-    TRY_VOID(actuator->do_action(ref.window(), e, choice->action));
-    return choice->action;
+    if (!taken)
+        return taken.error();
+    return std::move(taken->action);
 }
 
 nd_core::Result<void> click_point(Desk& desk, const CallScope& scope, nd_core::Point p)

@@ -26,8 +26,9 @@ struct HitTest {
 // and the deepest showing node there is the node or inside it.
 nd_core::Result<HitTest> hit_test(Desk&, const nd_core::ElementRef&);
 
-// Runs the node's click action as the driver's click chooses it (core/model/act_actions.h): its default
-// action unless that opens a menu or moves the focus; action_failed naming its actions when none fits.
+// Runs the node's click as the driver's headless click does (core/engine/act_route.h): its own
+// action, its selection, or its holder's route when it is a label; action_not_offered naming its
+// actions when none fits. Returns the action run, or "select".
 nd_core::Result<std::string> run_default_action(Desk&, const nd_core::ElementRef&);
 
 // Clicks a screen point with the left button, through a DeskInput of its own.
