@@ -4,8 +4,8 @@
 // or which error came back with which escalation.
 
 #include "core/backend/actuator.h"
-#include "core/backend/backend.h"
 #include "core/engine/act_route.h"
+#include "empty_backend.h"
 #include "tree_fixture.h"
 
 #include <gtest/gtest.h>
@@ -55,21 +55,10 @@ struct RecordingActuator : nd_core::Actuator {
     nd_core::Result<bool> is_focused_now(const nd_core::WindowInfo&, const nd_core::Element&) override { return false; }
 };
 
-struct ToolkitBackend : nd_core::Backend {
+struct ToolkitBackend : nd_test::EmptyBackend {
     RecordingActuator acts;
     std::string toolkit = "GTK3";
-    std::string name() const override { return "recording"; }
-    std::string session_type() const override { return "none"; }
-    nd_core::WindowSource* windows() override { return nullptr; }
-    nd_core::TreeReader* trees() override { return nullptr; }
-    nd_core::ElementFinder* finder() override { return nullptr; }
     nd_core::Actuator* actuator() override { return &acts; }
-    nd_core::SyntheticInput* input() override { return nullptr; }
-    nd_core::InputWatcher* watcher() override { return nullptr; }
-    nd_core::Capture* capture() override { return nullptr; }
-    nd_core::Clipboard* clipboard() override { return nullptr; }
-    nd_core::Overlay* overlay() override { return nullptr; }
-    nd_core::RegistryReport registry() override { return {}; }
     nd_core::BackgroundRoutes background_routes(const nd_core::WindowInfo&) override { return {toolkit, {"actions"}, ""}; }
 };
 

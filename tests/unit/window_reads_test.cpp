@@ -7,6 +7,7 @@
 #include "core/backend/backend.h"
 #include "core/engine/snapshot_store.h"
 #include "core/engine/window_reads.h"
+#include "empty_backend.h"
 
 #include <gtest/gtest.h>
 
@@ -42,20 +43,9 @@ struct VersionedTrees : nd_core::TreeReader {
     }
 };
 
-struct OneReaderBackend : nd_core::Backend {
+struct OneReaderBackend : nd_test::EmptyBackend {
     VersionedTrees trees_;
-    std::string name() const override { return "versioned"; }
-    std::string session_type() const override { return "none"; }
-    nd_core::WindowSource* windows() override { return nullptr; }
     nd_core::TreeReader* trees() override { return &trees_; }
-    nd_core::ElementFinder* finder() override { return nullptr; }
-    nd_core::Actuator* actuator() override { return nullptr; }
-    nd_core::SyntheticInput* input() override { return nullptr; }
-    nd_core::InputWatcher* watcher() override { return nullptr; }
-    nd_core::Capture* capture() override { return nullptr; }
-    nd_core::Clipboard* clipboard() override { return nullptr; }
-    nd_core::Overlay* overlay() override { return nullptr; }
-    nd_core::RegistryReport registry() override { return {}; }
 };
 
 class WindowReads : public ::testing::Test {
