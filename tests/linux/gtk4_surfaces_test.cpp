@@ -9,7 +9,10 @@
 
 #include "../tools/png_decode.h"
 
+#include <climits>
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 namespace nd_test {
@@ -229,6 +232,40 @@ TEST_F(Gtk4Surfaces, APageTheAppSwitchesByItselfShowsInTheNextRead)
         EXPECT_TRUE(wait_until([&] { return showing(read = read_all(m_window)) == expected; }, std::chrono::seconds(3)))
             << "expected the " << expected << " page; read " << showing(read);
     }
+}
+
+// GNOME's apps set their window class to their application id ("org.gnome.Nautilus"), which no
+// person asks for: a session for the id's last part, or for the process's executable, sees the
+// window; a session for another name does not.
+TEST_F(Gtk4Surfaces, AnAppWhoseClassIsItsIdIsFoundByItsShortNameOrExecutable)
+{
+    open_headless({"/usr/bin/python3", std::string(NISH_SOURCE_DIR) + "/fixtures/apps/gtk4_pages.py", "--id-class"},
+                  "StackPages", 6);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    EXPECT_EQ(m_window.value("app", ""), "org.nish.StackPages");
+    char resolved[PATH_MAX];
+    ASSERT_NE(::realpath("/usr/bin/python3", resolved), nullptr);
+    const std::string executable = std::filesystem::path(resolved).filename();
+    auto listed = [&](const std::string& app) {
+        call("end_session");
+        auto started = call("start_session", {{"apps", {app}}});
+        EXPECT_FALSE(started.is_error) << started.text;
+        auto list = call("list_windows");
+        EXPECT_FALSE(list.is_error) << list.text;
+        for (const auto& w : list.s["windows"])
+            if (w["window_id"] == m_window["window_id"])
+                return true;
+        return false;
+    };
+    EXPECT_TRUE(listed(executable)) << executable;
+    EXPECT_TRUE(listed("org.nish.StackPages"));
+    EXPECT_FALSE(listed("nish"));
+    EXPECT_FALSE(listed("stack"));
+    // The short name reads the window, and targets it as app.
+    ASSERT_TRUE(listed("stackpages"));
+    auto read = call("get_window_state", {{"app", "StackPages"}, {"max_elements", 5}});
+    EXPECT_FALSE(read.is_error) << read.text;
 }
 
 } // namespace

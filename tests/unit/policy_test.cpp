@@ -170,6 +170,32 @@ TEST(PolicyTest, AppScope)
     EXPECT_FALSE(nd_core::AppScope().allows("slack"));
 }
 
+// A window's app is its class, which GNOME apps set to their application id: a person's "nautilus"
+// finds "org.gnome.Nautilus" by the id's last part and by the process's executable.
+TEST(PolicyTest, AWindowIsInScopeByItsClassItsExecutableOrItsIdsLastPart)
+{
+    nd_core::AppScope scope({"nautilus", "soffice.bin", "StackPages"});
+    auto window = [](std::string app, std::string executable) {
+        nd_core::WindowInfo w;
+        w.app = std::move(app);
+        w.executable = std::move(executable);
+        return w;
+    };
+    EXPECT_TRUE(scope.allows(window("org.gnome.Nautilus", "nautilus")));
+    EXPECT_TRUE(scope.allows(window("org.gnome.Nautilus", "")));
+    EXPECT_TRUE(scope.allows(window("libreoffice-calc", "soffice.bin")));
+    EXPECT_TRUE(scope.allows(window("org.nish.StackPages", "python3.11")));
+    EXPECT_TRUE(scope.allows(window("Nautilus", "")));
+    // One dot is a file name, not an id; a part before the last is not the app; spaces are a title's.
+    EXPECT_FALSE(scope.allows(window("x.nautilus", "")));
+    EXPECT_FALSE(scope.allows(window("org.nautilus.Files", "")));
+    EXPECT_FALSE(scope.allows(window("org.gnome.", "")));
+    EXPECT_FALSE(scope.allows(window("my app.org.nautilus", "")));
+    EXPECT_FALSE(scope.allows(window("gedit", "gedit")));
+    EXPECT_FALSE(scope.allows(window("", "")));
+    EXPECT_FALSE(nd_core::AppScope({"*"}).allows(window("org.gnome.Nautilus", "nautilus")));
+}
+
 TEST(PolicyTest, ToLowerAscii)
 {
     EXPECT_EQ(nd_core::to_lower_ascii("AbC-123 ÄÖ"), "abc-123 ÄÖ");

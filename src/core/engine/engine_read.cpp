@@ -68,7 +68,7 @@ Result<SnapshotPtr> Engine::with_frames(const SnapshotPtr& snap, const std::vect
 
 Result<ElementRef> Engine::resolve_token(Session& s, std::string_view token)
 {
-    return resolve_in(m_backend, s.snapshots, token, [&s](const WindowInfo& w) { return s.scope.allows(w.app); },
+    return resolve_in(m_backend, s.snapshots, token, [&s](const WindowInfo& w) { return s.scope.allows(w); },
         m_options.read_deadline, now_ms());
 }
 

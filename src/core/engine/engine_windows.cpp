@@ -38,7 +38,7 @@ Result<std::vector<WindowInfo>> Engine::windows_in_scope(Session& s)
     auto all = TRY(source->list_windows());
     std::vector<WindowInfo> out;
     for (auto& w : all)
-        if (s.scope.allows(w.app))
+        if (s.scope.allows(w))
             out.push_back(std::move(w));
     return out;
 }
@@ -51,7 +51,7 @@ Result<WindowInfo> Engine::resolve_window(Session& s, const WindowTarget& t)
     auto all = TRY(source->list_windows());
     std::vector<WindowInfo> scoped;
     for (const auto& w : all)
-        if (s.scope.allows(w.app))
+        if (s.scope.allows(w))
             scoped.push_back(w);
 
     if (t.window_id) {
@@ -61,7 +61,7 @@ Result<WindowInfo> Engine::resolve_window(Session& s, const WindowTarget& t)
         if (t.pid && it->pid != *t.pid)
             return make_error(ErrorCode::window_target_not_found,
                 "window " + std::to_string(*t.window_id) + " does not belong to pid " + std::to_string(*t.pid));
-        if (!s.scope.allows(it->app))
+        if (!s.scope.allows(*it))
             return make_error(ErrorCode::app_out_of_scope,
                 "window " + std::to_string(*t.window_id) + " belongs to an app this session was not allowed");
         return *it;
@@ -80,7 +80,7 @@ Result<WindowInfo> Engine::resolve_window(Session& s, const WindowTarget& t)
     if (t.app) {
         std::vector<WindowInfo> matches;
         for (const auto& w : scoped)
-            if (contains_ci(w.app, *t.app) || contains_ci(w.title, *t.app))
+            if (contains_ci(w.app, *t.app) || contains_ci(w.executable, *t.app) || contains_ci(w.title, *t.app))
                 matches.push_back(w);
         if (matches.size() == 1)
             return matches.front();

@@ -332,4 +332,16 @@ bool AppScope::allows(std::string_view app) const
     return !name.empty() && m_apps.contains(name);
 }
 
+bool AppScope::allows(const WindowInfo& w) const
+{
+    if (allows(w.app) || allows(w.executable))
+        return true;
+    // "org.gnome.Nautilus": two dots at least, the last part a word of its own.
+    const auto id = trim_space(w.app);
+    const auto last = id.rfind('.');
+    const bool reverse_dns = last != std::string_view::npos && id.find('.') < last && last + 1 < id.size() &&
+                             id.find(' ') == std::string_view::npos;
+    return reverse_dns && allows(id.substr(last + 1));
+}
+
 } // namespace nd_core

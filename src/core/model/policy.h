@@ -3,6 +3,8 @@
 // Policy as pure functions: which elements are secure, which text looks like a credential (§5.3),
 // and which apps a session may see. No state, no platform.
 
+#include "core/model/element.h"
+
 #include <cstdint>
 #include <set>
 #include <string>
@@ -27,6 +29,11 @@ public:
     AppScope() = default;
     explicit AppScope(std::set<std::string> apps);
     bool allows(std::string_view app) const;
+    // Whether a window belongs to an approved app: by the app's own name (the window's class), the
+    // file name of its process's executable (a person says "nautilus" for the window class
+    // "org.gnome.Nautilus"), or the last part of an application id of that reverse-DNS shape. An
+    // app names itself in all three, so none is more trusted than the others.
+    bool allows(const WindowInfo&) const;
     const std::set<std::string>& apps() const { return m_apps; }
     bool empty() const { return m_apps.empty(); }
 

@@ -22,7 +22,7 @@ nd_core::Result<nd_core::WindowInfo> key_window(ToolEnv& env, const Args& args)
     auto all = TRY(env.engine.backend().windows()->list_windows());
     for (const auto& w : all)
         if (w.active) {
-            if (!env.session->scope.allows(w.app))
+            if (!env.session->scope.allows(w))
                 return make_error(ErrorCode::app_out_of_scope, "the active window belongs to an app this session was not allowed");
             return w;
         }
