@@ -129,8 +129,20 @@ nd_core::Result<void> hide_unpicked_pages(AtspiBus& bus, std::vector<nd_core::El
     std::map<Place, std::vector<std::int32_t>> siblings;
     for (std::size_t i = 1; i < elements.size(); ++i) {
         const auto& e = elements[i];
-        if (e.has_frame && e.parent >= 0)
-            siblings[{e.parent, e.frame.x, e.frame.y, e.frame.w, e.frame.h}].push_back(static_cast<std::int32_t>(i));
+        if (!e.has_frame || e.parent < 0)
+            continue;
+        // A page may sit in a wrapper without a place of its own (GTK 4's GtkStackPage, between a
+        // stack and each page's widget): the wrapper is the page then, a child of the stack.
+        auto page = static_cast<std::int32_t>(i);
+        auto parent = e.parent;
+        for (int level = 0; level < MAX_PAGE_WRAPPERS; ++level) {
+            const auto& p = elements[static_cast<std::size_t>(parent)];
+            if (p.has_frame || p.child_count != 1 || p.parent < 0)
+                break;
+            page = parent;
+            parent = p.parent;
+        }
+        siblings[{parent, e.frame.x, e.frame.y, e.frame.w, e.frame.h}].push_back(page);
     }
     struct Group {
         std::int32_t parent = -1;

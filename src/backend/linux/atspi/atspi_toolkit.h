@@ -23,6 +23,10 @@ nd_core::Result<std::string> toolkit_name(AtspiBus&, const std::string& app_bus,
 // showing, or it would read no frame below the window.
 inline bool toolkit_marks_only_visible(std::string_view toolkit) { return toolkit == "GTK"; }
 
+// GTK 4 (4.8) answers GetChildren of a stack with its pages' children, skipping the pages that
+// ChildCount, GetChildAtIndex and its item cache give (WalkOptions::children_by_index).
+inline bool toolkit_children_by_index(std::string_view toolkit) { return toolkit == "GTK"; }
+
 // GTK 4 answers every GetExtents relative to the surface its object lies on, whichever
 // coordinates are asked for (it cannot know where it is on the screen): a read moves its frames to
 // the screen (place_on_screen).
@@ -46,8 +50,11 @@ void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::Win
 // answered it) are such pages: the app's own hit test (Component.GetAccessibleAtPoint on the
 // parent, at the frames' centre) tells which one shows, and the rows of the others lose their
 // frames and their showing. Groups the hit test does not settle (it names the parent, or an
-// object the read does not hold) are left as they are; at most MAX_PAGE_GROUPS are asked.
+// object the read does not hold) are left as they are; at most MAX_PAGE_GROUPS are asked. A page
+// that sits in a wrapper without a frame of its own and one child (GTK 4's GtkStackPage, up to
+// MAX_PAGE_WRAPPERS levels) is that wrapper, a child of the stack.
 inline constexpr std::size_t MAX_PAGE_GROUPS = 16;
+inline constexpr int MAX_PAGE_WRAPPERS = 2;
 nd_core::Result<void> hide_unpicked_pages(AtspiBus&, std::vector<nd_core::Element>& elements, Deadline);
 
 // The toolkit of the first AT-SPI app of `pid`; empty when the process has none; an error as

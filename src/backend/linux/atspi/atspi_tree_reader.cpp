@@ -155,6 +155,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     const bool java = toolkit == "J2SE-access-bridge";
     options.positional_item_views = toolkit == "Qt" || toolkit == "QT" || java;
     options.positional_label_panels = java;
+    options.children_by_index = toolkit_children_by_index(toolkit);
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     // What is visible may still be on a hidden page: each visible object's place decides
     // (to_screen), so none is left for later.

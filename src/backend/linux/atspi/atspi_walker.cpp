@@ -244,6 +244,10 @@ void TreeWalk::fetch_children(int index)
             return;
         }
     }
+    if (m_options.children_by_index) {
+        fetch_children_by_index(index);
+        return;
+    }
     m_batch.add({n.ref.bus, n.ref.path, IFACE_ACCESSIBLE, "GetChildren"}, {}, [this, index](const Reply& r) {
         if (!r.ok()) {
             if (dbus_error_is_gone(r.error))
@@ -254,6 +258,40 @@ void TreeWalk::fetch_children(int index)
         if (read_refs(r.message, kids) >= 0)
             add_children(index, kids);
     });
+}
+
+void TreeWalk::fetch_children_by_index(int index)
+{
+    const Node& n = *m_nodes[static_cast<std::size_t>(index)];
+    // No more than the budget could still take: add_children stops there anyway.
+    const auto room = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_limits.max_elements) -
+                                                    static_cast<std::int64_t>(m_nodes.size()) + 1);
+    const auto count = static_cast<std::size_t>(std::min<std::int64_t>(n.props.child_count, room));
+    struct Asked {
+        std::vector<ObjectRef> kids;
+        std::size_t left = 0;
+        bool gone = false;
+    };
+    auto asked = std::make_shared<Asked>();
+    asked->kids.resize(count);
+    asked->left = count;
+    for (std::size_t i = 0; i < count; ++i)
+        m_batch.add({n.ref.bus, n.ref.path, IFACE_ACCESSIBLE, "GetChildAtIndex"},
+                    [i](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(i)); },
+                    [this, index, i, asked](const Reply& r) {
+                        if (r.ok())
+                            (void)read_ref(r.message, asked->kids[i]);
+                        else if (dbus_error_is_gone(r.error))
+                            asked->gone = true;
+                        if (--asked->left > 0)
+                            return;
+                        if (asked->gone) {
+                            m_nodes[static_cast<std::size_t>(index)]->gone = true;
+                            return;
+                        }
+                        // A child that went between the count and its ask answers nothing: skipped.
+                        add_children(index, asked->kids);
+                    });
 }
 
 void TreeWalk::add_focused_child(int index, const std::vector<std::string>& part_keys)

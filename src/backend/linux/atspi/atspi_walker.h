@@ -55,6 +55,11 @@ struct WalkOptions {
     // Java (the ATK wrapper) makes a table header's entries anew too, and they are labels of a
     // panel: a panel whose children are all labels reads them by position as well.
     bool positional_label_panels = false;
+    // GTK 4 (4.8) answers GetChildren of a stack with its pages' children, while ChildCount,
+    // GetChildAtIndex and its item cache put the pages (GtkStackPage) between them: a walk that
+    // asks an object for its children asks them one by one there, so that a part read again (a
+    // warm read's) is the tree the cold read took from the cache.
+    bool children_by_index = false;
 };
 
 class TreeWalk {
@@ -87,6 +92,7 @@ private:
     void fetch_facts(int index);
     void facts_arrived(int index);
     void fetch_children(int index);
+    void fetch_children_by_index(int index); // children_by_index
     // `visible_part`: the children are the visible part of a container that manages them.
     void add_children(int index, const std::vector<ObjectRef>&, bool visible_part = false);
     void fetch_value(int index);

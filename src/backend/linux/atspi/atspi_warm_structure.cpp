@@ -32,6 +32,10 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                   });
         return;
     }
+    if (e.cold.options.children_by_index) {
+        add_children_check_by_index(e, batch, row, children, changed);
+        return;
+    }
     // An app whose toolkit did not say is compared in order: a difference then makes the read cold.
     batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
               [&changed, &have, &el, row, cut, unordered = any_order(e.cold)](const Reply& r) {
@@ -57,6 +61,43 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                   if (!std::equal(read.begin(), read.end(), live.begin()))
                       changed.push_back(row);
               });
+}
+
+void WarmTrees::add_children_check_by_index(Entry& e, AtspiBatch& batch, std::int32_t row,
+                                            const std::vector<std::vector<std::int32_t>>& children,
+                                            std::vector<std::int32_t>& changed)
+{
+    // The walk asked these children one by one (WalkOptions::children_by_index): so does the
+    // check, each held child at its place, and the count.
+    const auto& el = e.tree.elements;
+    const auto ref = parse_key(el[static_cast<std::size_t>(row)].key);
+    const auto& have = children[static_cast<std::size_t>(row)];
+    const bool cut = el[static_cast<std::size_t>(row)].children_cut;
+    struct Asked {
+        std::size_t left = 0;
+        bool differs = false;
+    };
+    auto asked = std::make_shared<Asked>();
+    asked->left = have.size() + 1;
+    auto done = [&changed, row, asked](bool differs) {
+        asked->differs = asked->differs || differs;
+        if (--asked->left == 0 && asked->differs)
+            changed.push_back(row);
+    };
+    batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
+              [done, held = have.size(), cut](const Reply& r) {
+                  std::int32_t count = 0;
+                  const bool read = r.ok() && sd_bus_message_read(r.message, "v", "i", &count) >= 0;
+                  done(!read || static_cast<std::size_t>(count) < held || (!cut && static_cast<std::size_t>(count) != held));
+              });
+    for (std::size_t k = 0; k < have.size(); ++k)
+        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildAtIndex"},
+                  [k](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(k)); },
+                  [done, &el, child = have[k]](const Reply& r) {
+                      ObjectRef kid;
+                      const bool read = r.ok() && read_ref(r.message, kid) >= 0;
+                      done(!read || kid.key() != el[static_cast<std::size_t>(child)].key);
+                  });
 }
 
 bool WarmTrees::check_structure(Entry& e, Deadline deadline)
