@@ -71,7 +71,8 @@ nd_core::Result<std::string> run_default_action(Desk& desk, const nd_core::Eleme
 {
     auto lock = desk.lock_backend();
     // The driver's click takes the same route (core/engine/act_route.h).
-    auto taken = nd_core::run_act_route(desk.backend(), ref, {.act = nd_core::ActKind::click, .name = "click", .select_fallback = true});
+    auto taken = nd_core::run_act_route(desk.backend(), ref,
+                                        {.act = nd_core::ActKind::click, .name = "click", .select_fallback = true});
     if (!taken && taken.error().code == ErrorCode::action_not_offered) {
         auto err = taken.error();
         err.message += ": click it instead (desk_act with action click)";

@@ -266,7 +266,7 @@ void TreeWalk::fetch_children_by_index(int index)
     // No more than the budget could still take: add_children stops there anyway.
     const auto room = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_limits.max_elements) -
                                                     static_cast<std::int64_t>(m_nodes.size()) + 1);
-    const auto count = static_cast<std::size_t>(std::min<std::int64_t>(n.props.child_count, room));
+    const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(n.props.child_count, 0, room));
     struct Asked {
         std::vector<ObjectRef> kids;
         std::size_t left = 0;
