@@ -32,17 +32,21 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                   });
         return;
     }
-    if (e.cold.options.children_by_index) {
-        add_children_check_by_index(e, batch, row, children, changed);
-        return;
-    }
     // An app whose toolkit did not say is compared in order: a difference then makes the read cold.
+    // GTK 4's walk asked children one by one (WalkOptions::children_by_index), and its GetChildren
+    // answers otherwise for a stack: a parent whose answer differs is asked one by one too.
+    auto differs = [&e, &batch, &children, &changed, row] {
+        if (e.cold.options.children_by_index)
+            add_children_check_by_index(e, batch, row, children, changed);
+        else
+            changed.push_back(row);
+    };
     batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildren"}, {},
-              [&changed, &have, &el, row, cut, unordered = any_order(e.cold)](const Reply& r) {
+              [differs, &have, &el, cut, unordered = any_order(e.cold)](const Reply& r) {
                   std::vector<ObjectRef> kids;
                   if (!r.ok() || read_refs(r.message, kids) < 0 || kids.size() < have.size() ||
                       (!cut && kids.size() != have.size())) {
-                      changed.push_back(row);
+                      differs();
                       return;
                   }
                   std::vector<std::string> live, read;
@@ -55,11 +59,11 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                       std::sort(live.begin(), live.end());
                       std::sort(read.begin(), read.end());
                       if (!std::includes(live.begin(), live.end(), read.begin(), read.end()))
-                          changed.push_back(row);
+                          differs();
                       return;
                   }
                   if (!std::equal(read.begin(), read.end(), live.begin()))
-                      changed.push_back(row);
+                      differs();
               });
 }
 
@@ -67,8 +71,8 @@ void WarmTrees::add_children_check_by_index(Entry& e, AtspiBatch& batch, std::in
                                             const std::vector<std::vector<std::int32_t>>& children,
                                             std::vector<std::int32_t>& changed)
 {
-    // The walk asked these children one by one (WalkOptions::children_by_index): so does the
-    // check, each held child at its place, and the count.
+    // The walk asked these children one by one (WalkOptions::children_by_index), and GetChildren
+    // answered otherwise: so does the check now, each held child at its place, and the count.
     const auto& el = e.tree.elements;
     const auto ref = parse_key(el[static_cast<std::size_t>(row)].key);
     const auto& have = children[static_cast<std::size_t>(row)];
