@@ -176,9 +176,6 @@ private:
     static void add_children_check(Entry&, AtspiBatch&, std::int32_t row,
                                    const std::vector<std::vector<std::int32_t>>& children,
                                    std::vector<std::int32_t>& changed);
-    static void add_children_check_by_index(Entry&, AtspiBatch&, std::int32_t row,
-                                            const std::vector<std::vector<std::int32_t>>& children,
-                                            std::vector<std::int32_t>& changed);
 
     AtspiBus& m_bus;
     std::uint64_t m_versions = 0;

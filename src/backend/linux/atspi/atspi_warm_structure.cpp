@@ -8,8 +8,46 @@
 #include "backend/linux/atspi/atspi_names.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace nd_linux {
+
+namespace {
+
+// GTK 4's walk asked `row`'s children one by one (WalkOptions::children_by_index), and GetChildren
+// answered otherwise: so does the check then, each held child at its place, and the count.
+void add_check_by_index(AtspiBatch& batch, const ObjectRef& ref, const std::vector<nd_core::Element>& el,
+                        const std::vector<std::int32_t>& have, bool cut, std::int32_t row,
+                        std::vector<std::int32_t>& changed)
+{
+    struct Asked {
+        std::size_t left = 0;
+        bool differs = false;
+    };
+    auto asked = std::make_shared<Asked>();
+    asked->left = have.size() + 1;
+    auto done = [&changed, row, asked](bool differs) {
+        asked->differs = asked->differs || differs;
+        if (--asked->left == 0 && asked->differs)
+            changed.push_back(row);
+    };
+    batch.add({ref.bus, ref.path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
+              [done, held = have.size(), cut](const Reply& r) {
+                  std::int32_t count = 0;
+                  const bool read = r.ok() && sd_bus_message_read(r.message, "v", "i", &count) >= 0;
+                  done(!read || static_cast<std::size_t>(count) < held || (!cut && static_cast<std::size_t>(count) != held));
+              });
+    for (std::size_t k = 0; k < have.size(); ++k)
+        batch.add({ref.bus, ref.path, IFACE_ACCESSIBLE, "GetChildAtIndex"},
+                  [k](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(k)); },
+                  [done, &el, child = have[k]](const Reply& r) {
+                      ObjectRef kid;
+                      const bool read = r.ok() && read_ref(r.message, kid) >= 0;
+                      done(!read || kid.key() != el[static_cast<std::size_t>(child)].key);
+                  });
+}
+
+} // namespace
 
 void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row,
                                    const std::vector<std::vector<std::int32_t>>& children,
@@ -35,9 +73,9 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
     // An app whose toolkit did not say is compared in order: a difference then makes the read cold.
     // GTK 4's walk asked children one by one (WalkOptions::children_by_index), and its GetChildren
     // answers otherwise for a stack: a parent whose answer differs is asked one by one too.
-    auto differs = [&e, &batch, &children, &changed, row] {
-        if (e.cold.options.children_by_index)
-            add_children_check_by_index(e, batch, row, children, changed);
+    auto differs = [&batch, &el, &have, &changed, row, cut, ref = *ref, by_index = e.cold.options.children_by_index] {
+        if (by_index)
+            add_check_by_index(batch, ref, el, have, cut, row, changed);
         else
             changed.push_back(row);
     };
@@ -65,43 +103,6 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
                   if (!std::equal(read.begin(), read.end(), live.begin()))
                       differs();
               });
-}
-
-void WarmTrees::add_children_check_by_index(Entry& e, AtspiBatch& batch, std::int32_t row,
-                                            const std::vector<std::vector<std::int32_t>>& children,
-                                            std::vector<std::int32_t>& changed)
-{
-    // The walk asked these children one by one (WalkOptions::children_by_index), and GetChildren
-    // answered otherwise: so does the check now, each held child at its place, and the count.
-    const auto& el = e.tree.elements;
-    const auto ref = parse_key(el[static_cast<std::size_t>(row)].key);
-    const auto& have = children[static_cast<std::size_t>(row)];
-    const bool cut = el[static_cast<std::size_t>(row)].children_cut;
-    struct Asked {
-        std::size_t left = 0;
-        bool differs = false;
-    };
-    auto asked = std::make_shared<Asked>();
-    asked->left = have.size() + 1;
-    auto done = [&changed, row, asked](bool differs) {
-        asked->differs = asked->differs || differs;
-        if (--asked->left == 0 && asked->differs)
-            changed.push_back(row);
-    };
-    batch.add({ref->bus, ref->path, IFACE_PROPERTIES, "Get"}, get_property(IFACE_ACCESSIBLE, "ChildCount"),
-              [done, held = have.size(), cut](const Reply& r) {
-                  std::int32_t count = 0;
-                  const bool read = r.ok() && sd_bus_message_read(r.message, "v", "i", &count) >= 0;
-                  done(!read || static_cast<std::size_t>(count) < held || (!cut && static_cast<std::size_t>(count) != held));
-              });
-    for (std::size_t k = 0; k < have.size(); ++k)
-        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetChildAtIndex"},
-                  [k](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(k)); },
-                  [done, &el, child = have[k]](const Reply& r) {
-                      ObjectRef kid;
-                      const bool read = r.ok() && read_ref(r.message, kid) >= 0;
-                      done(!read || kid.key() != el[static_cast<std::size_t>(child)].key);
-                  });
 }
 
 bool WarmTrees::check_structure(Entry& e, Deadline deadline)
