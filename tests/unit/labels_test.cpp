@@ -116,6 +116,36 @@ TEST(Labels, ANameThatRepeatsItsChildLabelIsCutToIt)
     EXPECT_EQ(s.elements[4].name, "π");
 }
 
+// GTK 4 leaves a label's mnemonic marks in the names it derives from it: a button reads "_Inform
+// Inform" (its mnemonic text, then its label's), a stack switcher's tab "Page _1" over a label
+// "Page 1", and the stack page itself "Page _1" with no label below it.
+TEST(Labels, MnemonicMarksGiveWayToTheTextTheLabelShows)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Factory");
+    const auto page = t.add(0, "panel", "Page _1");            // 1: no label below; the tab's proves it
+    const auto inform = t.add(page, "push_button", "_Inform Inform"); // 2
+    t.add(inform, "label", "Inform");
+    const auto select = t.add(page, "push_button", "S_elect Select"); // 4
+    t.add(select, "label", "Select");
+    const auto tab = t.add(0, "page_tab", "Page _1");           // 6
+    t.add(tab, "label", "Page 1");
+    t.add(0, "label", "snake_case_name");                       // 8: no label shows it otherwise: kept
+    const auto file = t.add(0, "list_item", "my_file.txt");     // 9: its label shows the underscore
+    t.add(file, "label", "my_file.txt");
+    const auto lit = t.add(0, "push_button", "Save__As");       // 11: "__" shows one '_'
+    t.add(lit, "label", "Save_As");
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[1].name, "Page 1");
+    EXPECT_EQ(s.elements[2].name, "Inform");
+    EXPECT_EQ(s.elements[4].name, "Select");
+    EXPECT_EQ(s.elements[6].name, "Page 1");
+    EXPECT_EQ(s.elements[8].name, "snake_case_name");
+    EXPECT_EQ(s.elements[9].name, "my_file.txt");
+    EXPECT_EQ(s.elements[11].name, "Save_As");
+}
+
 TEST(Labels, TheStructureHashDoesNotDependOnNames)
 {
     TreeBuilder t;

@@ -286,12 +286,49 @@ bool has_descendant_named(const std::vector<Element>& elements, std::size_t inde
     return false;
 }
 
+// The text a GTK label with `use-underline` shows: each single '_' marks the next character as a
+// mnemonic and is not shown; "__" shows one '_'. GTK 4 leaves the marks in names taken from such
+// labels ("_Inform", a stack page's "Page _1").
+std::string without_mnemonics(std::string_view name)
+{
+    std::string out;
+    out.reserve(name.size());
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '_' && i + 1 < name.size())
+            ++i;
+        out += name[i];
+    }
+    return out;
+}
+
+// A name longer than this is prose, not a button's label run together with itself.
+inline constexpr std::size_t REPEAT_MAX = 256;
+
+// The label a name repeats, when the name is one text twice: "7 7", or GTK 4's "_Inform Inform"
+// (the button's mnemonic text, then its child label's). Empty when it is not.
+std::string_view repeated_half(std::string_view name)
+{
+    if (name.size() > REPEAT_MAX)
+        return {};
+    for (auto space = name.find(' '); space != std::string_view::npos; space = name.find(' ', space + 1)) {
+        const auto first = name.substr(0, space), second = name.substr(space + 1);
+        if (first.size() < second.size())
+            continue;
+        if (first == second || (first.size() > second.size() && first.find('_') != std::string_view::npos &&
+                                 without_mnemonics(first) == second))
+            return second;
+    }
+    return {};
+}
+
 } // namespace
 
 bool is_class_name(std::string_view name) { return is_toolkit_class_name(name) || is_app_class_name(name); }
 
 void humanize_names(std::vector<Element>& elements)
 {
+    // Names with mnemonic marks whose shown text a label below proved: (marked, shown).
+    std::vector<std::pair<std::string, std::string>> unmarked;
     for (std::size_t i = 0; i < elements.size(); ++i) {
         auto& e = elements[i];
         // Padding no one reads ("Undo      ": GTK3 menu items that leave room for a shortcut).
@@ -317,12 +354,32 @@ void humanize_names(std::vector<Element>& elements)
                 e.name = std::string(below);
             continue;
         }
-        // "7 7": the button's name and its child label, run together.
-        const std::size_t half = e.name.size() / 2;
-        if (e.name.size() % 2 == 1 && e.name[half] == ' ' &&
-            std::string_view(e.name).substr(0, half) == std::string_view(e.name).substr(half + 1) &&
-            has_descendant_named(elements, i, std::string_view(e.name).substr(0, half)))
-            e.name.resize(half);
+        // "7 7", "_Inform Inform": the button's name and its child label, run together.
+        if (const auto half = repeated_half(e.name); !half.empty() && has_descendant_named(elements, i, half)) {
+            const auto raw = e.name;
+            e.name = std::string(half);
+            if (raw.find('_') != std::string::npos)
+                unmarked.emplace_back(raw, e.name);
+            continue;
+        }
+        // "Page _1" over a label "Page 1": the label shows the text without its mnemonic mark.
+        if (e.name.find('_') != std::string::npos) {
+            if (auto shown = without_mnemonics(e.name); shown != e.name && has_descendant_named(elements, i, shown)) {
+                unmarked.emplace_back(e.name, shown);
+                e.name = std::move(shown);
+            }
+        }
+    }
+    // The same marked text elsewhere in the window is the same label (GTK 4's stack page "Page _1",
+    // whose switcher's tab showed "Page 1"), though no label below it shows it.
+    if (unmarked.empty())
+        return;
+    for (auto& e : elements) {
+        if (e.name.find('_') == std::string::npos)
+            continue;
+        const auto it = std::find_if(unmarked.begin(), unmarked.end(), [&](const auto& m) { return m.first == e.name; });
+        if (it != unmarked.end())
+            e.name = it->second;
     }
 }
 

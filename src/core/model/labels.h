@@ -2,10 +2,11 @@
 
 // Labels a person would read (docs/tokens.md, "Labels"). Toolkits fill an element's accessible name
 // with text no person sees: GTK4 names an unlabelled widget by its class ("GtkMenuButton",
-// "GtkImage") and runs a button's own name and its child label together ("7 7"); Qt leaves a field
-// unnamed when its label has no buddy. Every view shows the label this file derives instead: the
-// description, then the first label below the element; for an unnamed field, the label beside it;
-// for an unnamed control (an icon button), its tooltip, which toolkits put in the description.
+// "GtkImage"), runs a button's own name and its child label together ("7 7") and keeps mnemonic
+// marks ("_Inform Inform", "Page _1"); Qt leaves a field unnamed when its label has no buddy.
+// Every view shows the label this file derives instead: the description, then the first label
+// below the element; for an unnamed field, the label beside it; for an unnamed control (an icon
+// button), its tooltip, which toolkits put in the description.
 
 #include "core/model/element.h"
 
