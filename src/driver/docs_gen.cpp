@@ -113,10 +113,16 @@ std::string act_actions_markdown()
            std::string(cell_click ? "`" + cell_click->action + "`" : "none of them and selects the row") +
            ", a double click `" + (cell_double ? cell_double->action : std::string("-")) +
            "`), and its first action counts as a click only when the table names it. What only shows (a `label`, "
-           "`static`, `image` or `icon` without actions or focus) passes a click or double click to the nearest of its " +
+           "`static`, `image` or `icon` without actions or focus; GTK4's widget commands on a label, such as "
+           "`clipboard.copy`, count as none) passes a click or double click to the nearest of its " +
            std::to_string(nd_core::ACT_HOLDER_LEVELS) +
            " ancestors that takes it, as a person's click on it lands there (a GTK3 list box row's label selects the "
-           "row; Chromium and Gecko do the same themselves with `clickAncestor`).\n";
+           "row; Chromium and Gecko do the same themselves with `clickAncestor`). A button, toggle button or combo "
+           "box without actions whose subtree (at most " + std::to_string(nd_core::ACT_INNER_ELEMENTS) +
+           " elements) holds exactly one enabled button that takes the act passes the act to that button "
+           "(`act_inner`): GTK 4's menu button is an action-less button around the toggle button that opens its "
+           "menu (gnome-calculator's `Primary menu`), its drop-down an action-less combo box around the arrow that "
+           "pops it up. With two such buttons inside, the act fails: which one is the model's choice.\n";
     std::vector<std::string> toolkits;
     for (auto t : {"GTK3", "GTK4", "GAIL", "Chromium", "Gecko", "Qt"})
         if (nd_core::activate_is_enter(t))

@@ -159,6 +159,26 @@ TEST_F(Gtk4, CalculatorButtonsReadAsAPersonReadsThem)
     }
 }
 
+// A GTK 4 menu button ("Primary menu") has no actions of its own: the toggle button inside it takes
+// a person's click. A click on the menu button (the outer row, as a model picks it) opens its menu.
+TEST_F(Gtk4, AMenuButtonOpensItsMenuOnAClick)
+{
+    OwnedApp app({"gnome-calculator"});
+    json all;
+    auto window = open_calculator(app, all);
+    ASSERT_FALSE(window.is_null());
+    auto button = find_row(all, "push_button", "Primary menu");
+    ASSERT_FALSE(button.is_null());
+    ASSERT_TRUE(button["actions"].empty()) << "the outer button acts itself now: " << button.dump();
+    auto r = call("click", {{"element_token", button["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_EQ(r.s["path"], "semantic");
+    EXPECT_TRUE(nd_test::wait_until([&] { return !find_row(read_all(window), "menu_item", "New Window").is_null(); },
+        std::chrono::seconds(3)))
+        << "no menu after the click: " << r.text;
+    EXPECT_TRUE(has_state(find_row(read_all(window), "push_button", "Primary menu"), "expanded"));
+}
+
 // GTK4 runs a button's AT-SPI Click as a person's activation: the button shows pressed for 250 ms
 // before its handler runs. Each key's effect on the display must still confirm its click, not
 // answer "dispatched" with a takeover escalation (the settle's quiet time, docs/tokens.md).

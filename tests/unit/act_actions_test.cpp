@@ -207,6 +207,74 @@ TEST(ActActions, AClickOnWhatOnlyShowsLandsOnTheRowOrButtonHoldingIt)
     EXPECT_EQ(nd_core::act_holder(ActKind::double_click, t.elements(), label, true), row);
 }
 
+// GTK 4 gives a label its widget's commands ("clipboard.copy", "menu.popup"): none is a click, so a
+// click on such a label still lands on what holds it.
+TEST(ActActions, ALabelWithOnlyItsWidgetsCommandsPassesItsClickOn)
+{
+    nd_test::TreeBuilder t;
+    t.add(-1, "frame", "Factory");
+    const auto button = t.add(0, "push_button", "Inform");
+    t.at(button).actions = {"Click"};
+    const auto label = t.add(button, "label", "Inform");
+    t.at(label).actions = {"clipboard.copy", "menu.popup", "selection.select-all"};
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, t.elements(), label, true), button);
+    t.at(label).actions.push_back("link.open");
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, t.elements(), label, true), button);
+    t.at(label).actions = {""}; // unnamed: it may be a click
+    EXPECT_EQ(nd_core::act_holder(ActKind::click, t.elements(), label, true), -1);
+}
+
+// A GTK 4 menu button (gnome-text-editor's "Menu") and drop-down have no actions; the toggle button
+// or arrow inside takes a person's click. The click passes to the one enabled button inside that
+// takes it; two such buttons, a disabled one, a big subtree or an outer control with actions of
+// its own keep the outer answer.
+TEST(ActActions, AControlWithoutActionsPassesItsClickToTheOneButtonInside)
+{
+    using nd_core::STATE_ENABLED;
+    using nd_core::STATE_SHOWING;
+    nd_test::TreeBuilder t;
+    t.add(-1, "frame", "Text Editor");
+    const auto menu = t.add(0, "push_button", "Menu");                         // 1
+    const auto toggle = t.add(menu, "push_button", "Menu");                    // 2
+    t.at(toggle).actions = {"Click"};
+    t.add(toggle, "panel", "");
+    const auto combo = t.add(0, "combo_box", "");                              // 4
+    const auto box = t.add(combo, "panel", "");
+    const auto entry = t.add(box, "text", "");
+    t.at(entry).actions = {"Activate"};
+    const auto arrow = t.add(box, "push_button", "");                          // 7
+    t.at(arrow).actions = {"Click"};
+    const auto pair = t.add(0, "push_button", "");                             // 8: two buttons inside
+    t.at(t.add(pair, "push_button", "A")).actions = {"Click"};
+    t.at(t.add(pair, "push_button", "B")).actions = {"Click"};
+    const auto greyed = t.add(0, "toggle_button", "");                         // 11: its button is disabled
+    const auto off = t.add(greyed, "push_button", "", STATE_SHOWING);
+    t.at(off).actions = {"Click"};
+    const auto panel = t.add(0, "panel", "");                                  // 13: not a control
+    t.at(t.add(panel, "push_button", "C")).actions = {"Click"};
+    const auto own = t.add(0, "push_button", "Own");                           // 15: acts itself
+    t.at(own).actions = {"press"};
+    t.at(t.add(own, "push_button", "D")).actions = {"Click"};
+    const auto elements = t.snapshot().elements; // with descendant counts
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, menu, true), toggle);
+    EXPECT_EQ(nd_core::act_inner(ActKind::double_click, elements, menu, true), toggle);
+    EXPECT_EQ(nd_core::act_inner(ActKind::right_click, elements, menu, true), -1) << "Click is no context menu";
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, combo, true), arrow) << "the entry is no button";
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, pair, true), -1);
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, greyed, true), -1);
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, panel, true), -1);
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, own, true), -1);
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, elements, toggle, true), -1) << "no button inside";
+    // A big subtree is a composite, not a button's insides.
+    nd_test::TreeBuilder wide;
+    wide.add(-1, "frame", "");
+    const auto outer = wide.add(0, "push_button", "");
+    wide.at(wide.add(outer, "push_button", "")).actions = {"Click"};
+    for (int i = 0; i < nd_core::ACT_INNER_ELEMENTS; ++i)
+        wide.add(outer, "filler", "");
+    EXPECT_EQ(nd_core::act_inner(ActKind::click, wide.snapshot().elements, outer, true), -1);
+}
+
 TEST(ActActions, RightClickTakesAContextMenuActionOnly)
 {
     EXPECT_EQ(chosen(ActKind::right_click, {"press", "showContextMenu"}), "showContextMenu");

@@ -60,6 +60,9 @@ Result<ActRouteTaken> run_act_route(Backend& backend, const ElementRef& ref, con
     // A row's label passes the click to the row, as a person's click on it does.
     if (const auto holder = act_holder(ask.act, ref.snapshot->elements, ref.index, target.activate_is_enter); holder >= 0)
         return run_act_route(backend, ElementRef{ref.snapshot, holder}, ask);
+    // A GTK 4 menu button passes the click to the toggle button inside it, as a person's does.
+    if (const auto inner = act_inner(ask.act, ref.snapshot->elements, ref.index, target.activate_is_enter); inner >= 0)
+        return run_act_route(backend, ElementRef{ref.snapshot, inner}, ask);
     const auto held = held_back_action(ask.act, actions, target);
     Error err(ErrorCode::action_not_offered, "element " + std::to_string(ref.index) + " (" + e.role + ") has no action for " +
                                                  std::string(ask.name) + "; its actions: " + describe_actions(actions) +

@@ -4,8 +4,9 @@
 // the driver's tools and the desk's verbs (docs/act-actions.md): the element's own action as
 // choose_action picks it for its toolkit; for a row, cell, item or tab that a click selects, its
 // selection; for a label without actions of its own, the route of the row or button that holds it
-// (act_holder); else an error that names the actions the element has. Errors carry the takeover's
-// escalation: a person's click there may work where no headless route does.
+// (act_holder); for a control without actions around the one button that takes it (a GTK 4 menu
+// button), that button (act_inner); else an error that names the actions the element has. Errors
+// carry the takeover's escalation: a person's click there may work where no headless route does.
 
 #include "core/backend/backend.h"
 #include "core/engine/window_reads.h"

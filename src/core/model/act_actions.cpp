@@ -98,6 +98,11 @@ std::string normalize_action_name(std::string_view name)
 
 bool same_action_name(std::string_view a, std::string_view b) { return normalize_action_name(a) == normalize_action_name(b); }
 
+bool only_not_click(const std::vector<std::string>& actions)
+{
+    return std::all_of(actions.begin(), actions.end(), [](const std::string& a) { return !a.empty() && not_click_action(a); });
+}
+
 bool not_click_action(std::string_view name)
 {
     const auto n = normalize_action_name(name);
@@ -164,7 +169,8 @@ std::int32_t act_holder(ActKind kind, const std::vector<Element>& elements, std:
         return -1;
     const auto& e = elements[static_cast<std::size_t>(index)];
     const bool only_shows = e.role == "label" || e.role == "static" || e.role == "image" || e.role == "icon";
-    if (!only_shows || !e.actions.empty() || e.is(STATE_FOCUSABLE) || e.is(STATE_SELECTABLE))
+    // GTK 4 gives a label its widget's commands ("clipboard.copy", "menu.popup"), none a click.
+    if (!only_shows || !only_not_click(e.actions) || e.is(STATE_FOCUSABLE) || e.is(STATE_SELECTABLE))
         return -1;
     auto at = e.parent;
     for (int level = 0; level < ACT_HOLDER_LEVELS && at > 0 && at < index; ++level) {
@@ -176,6 +182,31 @@ std::int32_t act_holder(ActKind kind, const std::vector<Element>& elements, std:
         at = holder.parent;
     }
     return -1;
+}
+
+std::int32_t act_inner(ActKind kind, const std::vector<Element>& elements, std::int32_t index, bool activate_is_enter)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
+        return -1;
+    const auto& e = elements[static_cast<std::size_t>(index)];
+    const bool control = e.role == "push_button" || e.role == "toggle_button" || e.role == "combo_box";
+    if (!control || !only_not_click(e.actions) || e.descendant_count <= 0 || e.descendant_count > ACT_INNER_ELEMENTS)
+        return -1;
+    std::int32_t found = -1;
+    const auto end = std::min(static_cast<std::size_t>(index) + 1 + static_cast<std::size_t>(e.descendant_count), elements.size());
+    for (auto i = static_cast<std::size_t>(index) + 1; i < end; ++i) {
+        const auto& inner = elements[i];
+        if ((inner.role != "push_button" && inner.role != "toggle_button") || !inner.is(STATE_ENABLED))
+            continue;
+        auto target = act_target(inner, {});
+        target.activate_is_enter = activate_is_enter;
+        if (!choose_action(kind, inner.actions, target))
+            continue;
+        if (found >= 0)
+            return -1; // two buttons: which one a person meant is not the driver's guess
+        found = static_cast<std::int32_t>(i);
+    }
+    return found;
 }
 
 bool is_menu_entry(std::string_view role) { return role == "menu_item" || role == "menu"; }

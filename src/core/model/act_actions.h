@@ -44,6 +44,9 @@ bool same_action_name(std::string_view, std::string_view);
 // A context-menu, focus, increase/decrease or scroll action, or a GTK4 widget action ("group.name",
 // such as "clipboard.copy"): never a click, even when it is first.
 bool not_click_action(std::string_view);
+// True when no action of the list can be a click: each is a not_click_action (an empty list too). An
+// unnamed one (Chromium's, before its names are asked) may be.
+bool only_not_click(const std::vector<std::string>& actions);
 
 struct ActionChoice {
     std::string action;      // the element's own spelling
@@ -92,6 +95,12 @@ std::string held_back_action(ActKind, const std::vector<std::string>& actions, c
 // snapshot's preorder array (parents before children).
 inline constexpr int ACT_HOLDER_LEVELS = 2;
 std::int32_t act_holder(ActKind, const std::vector<Element>& elements, std::int32_t index, bool activate_is_enter);
+// A GTK 4 menu button or drop-down is a control without actions around the button that takes a
+// person's click (gnome-text-editor's "Menu" around its toggle button, a drop-down around its
+// arrow): the index of the only enabled button among the control's at most ACT_INNER_ELEMENTS
+// descendants that takes `kind`, else -1. `elements` as act_holder's.
+inline constexpr std::int32_t ACT_INNER_ELEMENTS = 8;
+std::int32_t act_inner(ActKind, const std::vector<Element>& elements, std::int32_t index, bool activate_is_enter);
 // The roles of a menu bar's or a menu's entries (role names as the read gives them).
 bool is_menu_entry(std::string_view role);
 // Roles a click checks or unchecks (check boxes, switches, toggle buttons, radio buttons, their menu
