@@ -24,11 +24,11 @@ TEST(Labels, AnAppsOwnWidgetClassesAreClassNamesWhateverTheirPrefix)
 {
     // gnome-text-editor (GTK4) names its unlabelled widgets by their types.
     for (auto name : {"EditorPage", "EditorInfoBar", "EditorSourceView", "NautilusWindowSlot", "HTMLView",
-             "IdeTreeRow", "PanelFrameHeader", "VteTerminalWidget"})
+             "IdeTreeRow", "PanelFrameHeader", "VteTerminalWidget", "EditorThemeSelector", "NautilusHistoryControls"})
         EXPECT_TRUE(is_class_name(name)) << name;
     // A person's label of the same shape does not end in a widget's word.
     for (auto name : {"GitHub", "PowerPoint", "JavaScript", "YouTube", "QRCode", "View", "Page", "Menu Bar",
-             "Tool bar", "TextEditor", "iPhoneView", "ABC", "NewTab2"})
+             "Tool bar", "TextEditor", "iPhoneView", "ABC", "NewTab2", "Selector", "Controls"})
         EXPECT_FALSE(is_class_name(name)) << name;
 }
 
@@ -292,6 +292,36 @@ TEST(Labels, APlaceholderNameGivesWayToTheLabelInside)
     EXPECT_EQ(s.elements[6].name, "Tab");
     EXPECT_EQ(s.elements[7].name, "Button");
     EXPECT_EQ(s.elements[9].name, "Tab");
+}
+
+// A GTK list box's rows (Nautilus's sidebar) are unnamed items holding an icon and a label: a row
+// reads as its label. A web page's list item, whose text is static text, stays unnamed: its text
+// is read in its own children already.
+TEST(Labels, AnUnnamedRowReadsAsTheLabelItHolds)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "nfold");
+    const auto list = t.add(0, "list", "");
+    const auto recent = t.add(list, "list_item", "");        // 2
+    const auto box = t.add(recent, "panel", "");
+    const auto inner = t.add(box, "panel", "");
+    t.add(inner, "image", "");
+    t.add(inner, "label", "Recent");
+    const auto web = t.add(list, "list_item", "");           // 7
+    t.add(web, "static", "Channel");
+    const auto deep = t.add(list, "tree_item", "");          // 9: the label is four levels down
+    const auto d1 = t.add(deep, "panel", "");
+    const auto d2 = t.add(d1, "panel", "");
+    const auto d3 = t.add(d2, "panel", "");
+    t.add(d3, "label", "Far");
+    const auto named = t.add(list, "list_item", "Own");      // 14: keeps its own name
+    t.add(named, "label", "Other");
+    auto s = t.snapshot();
+    humanize_names(s.elements);
+    EXPECT_EQ(s.elements[2].name, "Recent");
+    EXPECT_EQ(s.elements[7].name, "");
+    EXPECT_EQ(s.elements[9].name, "");
+    EXPECT_EQ(s.elements[14].name, "Own");
 }
 
 // The label below an element is read before it is rewritten: its padding is dropped on the way.

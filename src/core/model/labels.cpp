@@ -24,10 +24,10 @@ bool is_word(char c) { return is_upper(c) || is_lower(c) || (c >= '0' && c <= '9
 // of these is a class name whatever its prefix. A person's label of that shape ("GitHub",
 // "PowerPoint", "JavaScript") does not end in one of them.
 inline constexpr std::string_view WIDGET_WORDS[] = {
-    "Area", "Bar", "Bin", "Box", "Button", "Cell", "Chooser", "Column", "Container", "Dialog",
-    "Entry", "Frame", "Grid", "Header", "Indicator", "Item", "Label", "List", "Menu", "Overlay",
-    "Page", "Pane", "Paned", "Popover", "Revealer", "Row", "Scale", "Sidebar", "Slot", "Stack",
-    "Switcher", "Tab", "Toolbar", "View", "Widget", "Window"};
+    "Area", "Bar", "Bin", "Box", "Button", "Cell", "Chooser", "Column", "Container", "Controls",
+    "Dialog", "Entry", "Frame", "Grid", "Header", "Indicator", "Item", "Label", "List", "Menu",
+    "Overlay", "Page", "Pane", "Paned", "Popover", "Revealer", "Row", "Scale", "Selector", "Sidebar",
+    "Slot", "Stack", "Switcher", "Tab", "Toolbar", "View", "Widget", "Window"};
 
 // The last word of an app's own widget type used as a name ("Page" of "EditorPage"), else empty:
 // CamelCase of at least two words, letters and digits only, ending in a widget word. A word starts
@@ -133,8 +133,9 @@ bool labelled_from_below(std::string_view role)
     return !is_landmark_role(role) && !is_generic_container_role(role);
 }
 
-// The first readable name among the element's first descendants, or empty.
-std::string_view child_label(const std::vector<Element>& elements, std::size_t index)
+// The first readable name among the element's first descendants, or empty. `widget_labels_only`
+// takes a toolkit's label widget only (role label), not a page's text.
+std::string_view child_label(const std::vector<Element>& elements, std::size_t index, bool widget_labels_only = false)
 {
     const auto& e = elements[index];
     if (!labelled_from_below(e.role))
@@ -146,10 +147,17 @@ std::string_view child_label(const std::vector<Element>& elements, std::size_t i
         const auto name = trim_space(d.name);
         if (d.depth - e.depth > LABEL_SEARCH_DEPTH || !is_label_role(d.role) || name.empty() || names_a_class(d.role, name))
             continue;
+        if (widget_labels_only && d.role != "label")
+            continue;
         return name;
     }
     return {};
 }
+
+// Rows a toolkit leaves unnamed though a person reads them by the label they hold: a GTK list box's
+// row (Nautilus's sidebar, gedit's colour schemes), a GTK 4 list view's item. Only a toolkit's
+// label widget names them: a web page's list item says its text in its own children, read already.
+bool named_by_its_label(std::string_view role) { return role == "list_item" || role == "tree_item"; }
 
 // Fields a label names from beside them when the toolkit does not relate the two (a Qt QLabel
 // without a buddy, a GTK label without a mnemonic widget): the field's value is what it holds, never
@@ -339,6 +347,8 @@ void humanize_names(std::vector<Element>& elements)
                 e.name = std::string(box_label(elements, i));
             if (e.name.empty() && named_by_tooltip(e.role) && !e.description.empty() && !is_class_name(e.description))
                 e.name = tooltip_text(e.description);
+            if (e.name.empty() && named_by_its_label(e.role))
+                e.name = std::string(child_label(elements, i, true));
             continue;
         }
         if (names_a_class(e.role, e.name)) {
