@@ -13,10 +13,10 @@ using nd_test::TreeBuilder;
 TEST(Labels, ClassNamesOfTheToolkits)
 {
     for (auto name : {"GtkMenuButton", "GtkImage", "GtkColorSwatch", "AdwHeaderBar", "QPushButton", "QWidget",
-             "GdkTexture", "HdyLeaflet", "GtkPanedHandle"})
+             "GdkTexture", "HdyLeaflet", "GtkPanedHandle", "Gjs_SidebarRow", "Gjs_CharactersView"})
         EXPECT_TRUE(is_class_name(name)) << name;
     for (auto name : {"", "Gtk", "Gtk menu", "Gtkish", "QR code", "QRCode", "Quit", "Q", "Save", "GtkButton!",
-             "Gtk Button", "OK"})
+             "Gtk Button", "OK", "Gjs_", "Gjs_row", "Gjs_ Row"})
         EXPECT_FALSE(is_class_name(name)) << name;
 }
 

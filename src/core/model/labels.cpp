@@ -53,12 +53,13 @@ std::string_view app_class_tail(std::string_view name)
 
 bool is_app_class_name(std::string_view name) { return !app_class_tail(name).empty(); }
 
-// A toolkit's own class: Gtk*, Gdk*, Adw*, Hdy* and Qt's Q* (QPushButton, QWidget; not "QR code"
-// or "Quit").
+// A toolkit's own class: Gtk*, Gdk*, Adw*, Hdy*, Qt's Q* (QPushButton, QWidget; not "QR code" or
+// "Quit") and a GJS app's own, which GJS registers as "Gjs_" and the class ("Gjs_SidebarRow" in
+// gnome-characters).
 bool is_toolkit_class_name(std::string_view name)
 {
     std::size_t prefix = 0;
-    for (std::string_view p : {"Gtk", "Gdk", "Adw", "Hdy"})
+    for (std::string_view p : {"Gtk", "Gdk", "Adw", "Hdy", "Gjs_"})
         if (name.substr(0, p.size()) == p)
             prefix = p.size();
     if (prefix == 0 && name.size() > 2 && name[0] == 'Q' && is_upper(name[1]) && is_lower(name[2]))
