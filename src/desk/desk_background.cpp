@@ -306,6 +306,7 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
         return make_error(ErrorCode::background_refused, "the field (" + e.role + ") is disabled: it takes no text");
     TRY_VOID(input.check());
     std::optional<std::string> before, after;
+    nd_core::TypedEnter typed{text, {}};
     {
         auto lock = desk.lock_backend();
         auto* actuator = desk.backend().actuator();
@@ -315,7 +316,10 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
             return make_error(ErrorCode::secure_field_refused, "not sent: the field is a password field; leave it to the person");
         if (auto value = actuator->read_value(window, e))
             before = *value;
-        auto inserted = actuator->insert_text(window, e, text);
+        // A last line break into a GTK single-line field is its Enter: its "activate" action.
+        typed = nd_core::typed_enter(text, e, desk.backend().background_routes(window).toolkit);
+        auto inserted = typed.text.empty() && !typed.action.empty() ? nd_core::Result<void>(nd_core::Ok{})
+                                                                    : actuator->insert_text(window, e, typed.text);
         if (!inserted) {
             // No route (no EditableText: Chromium's web fields) or one the app refused: nothing
             // was written, so the foreground may still type it.
@@ -326,13 +330,22 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
         }
         if (auto value = actuator->read_value(window, e))
             after = *value;
+        if (!typed.action.empty()) {
+            auto entered = actuator->do_action(window, e, typed.action);
+            if (!entered)
+                return make_error(entered.error().code,
+                    "the text went in, but the field's Enter (its \"" + typed.action + "\") failed: " + entered.error().message);
+        }
     }
-    const auto typed = static_cast<std::int64_t>(nd_core::utf8_length(text));
-    nlohmann::json out{{"typed", typed}, {"window", window.title}, {"pid", window.pid}, {"input", "background"},
-        {"route", "text interface"}, {"field", {{"role", e.role}, {"name", nd_core::utf8_cut(e.name, 80)}}}};
-    // Read back: the field now holds its old text with this one inserted somewhere.
-    const bool landed = before && after && after->size() == before->size() + text.size() &&
-                        after->find(text) != std::string::npos;
+    nlohmann::json out{{"typed", static_cast<std::int64_t>(nd_core::utf8_length(text))}, {"window", window.title},
+        {"pid", window.pid}, {"input", "background"}, {"route", "text interface"},
+        {"field", {{"role", e.role}, {"name", nd_core::utf8_cut(e.name, 80)}}}};
+    if (!typed.action.empty())
+        out["enter"] = typed.action;
+    // Read back: the field now holds its old text with this one inserted somewhere (read before its
+    // Enter ran, which may close the dialog).
+    const bool landed = before && after && after->size() == before->size() + typed.text.size() &&
+                        after->find(typed.text) != std::string::npos;
     if (!landed)
         out["unverified"] = {{"effect", "the text was given to the field's own text interface"},
             {"note", before && after ? "the field's text did not read back with it inserted"

@@ -12,6 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -112,6 +116,35 @@ TEST_F(DeskBackground, APasswordFieldIsNeverTypedIntoInAnyMode)
         EXPECT_EQ(by_window.error.find("background_refused: the window"), std::string::npos) << by_window.error;
         EXPECT_NE(by_window.error.find("secure_field_refused"), std::string::npos) << by_window.error;
     }
+}
+
+// A line break ending the typed text is the Enter a person presses after typing: into GTK's entry,
+// its "activate" runs after the text goes in, and zenity answers with the text. The reply names
+// the action that was the Enter.
+TEST_F(DeskBackground, ALineBreakEndingTheTextIsTheEntrysEnter)
+{
+    with_mode(Mode::background);
+    const std::string out = testing::TempDir() + "nish_desk_entry_" + std::to_string(::getpid()) + ".out";
+    auto ask = start({"sh", "-c", "exec zenity --entry --title=Ask --text=Name > \"$0\"", out}, 3);
+    auto snap = read(ask);
+    const auto field = find(*snap, "text", "Name");
+    ASSERT_GE(field, 0);
+    auto typed = call("type", {{"text", "Ada\n"}, {"id", id(*snap, field)}});
+    ASSERT_TRUE(typed.ok) << typed.error;
+    EXPECT_EQ(typed.result["input"], "background");
+    EXPECT_EQ(typed.result["enter"], "Activate") << typed.result.dump();
+    EXPECT_EQ(typed.result["typed"], 4);
+    EXPECT_FALSE(typed.result.contains("unverified")) << typed.result.dump();
+    std::string said;
+    EXPECT_TRUE(nd_test::wait_until(
+        [&] {
+            std::ifstream in(out);
+            std::getline(in, said);
+            return said == "Ada";
+        },
+        3s))
+        << "zenity said \"" << said << "\"";
+    std::remove(out.c_str());
 }
 
 TEST_F(DeskBackground, ClickRunsTheActionOfTheElementAtThePointAndSaysWhetherItsEffectShowed)

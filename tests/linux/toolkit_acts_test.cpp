@@ -163,6 +163,25 @@ TEST_F(Gtk3Acts, AClickSelectsAListsRowAndPressesNoTextFieldsEnter)
     }
 }
 
+// A line break ending the text typed headless into GTK's entry is the Enter a person presses after
+// typing: the field's "activate" runs after the text goes in, and zenity answers with it. Before,
+// the line break went to the entry as text and the dialog waited for its OK.
+TEST_F(Gtk3Acts, ALineBreakEndingTypedTextIsTheFieldsEnter)
+{
+    m_may_exit = true;
+    DialogOutput out;
+    open(out.argv("zenity --entry --title=Ask --text=Name"), "zenity", 5);
+    ASSERT_FALSE(m_window.is_null());
+    const auto field = nth(fresh(), "text", "Name");
+    ASSERT_FALSE(field.is_null()) << fresh().dump();
+    auto typed = call("type_text", {{"element_token", field["element_token"]}, {"text", "Ada Lovelace\n"}});
+    ASSERT_FALSE(typed.is_error) << typed.text;
+    EXPECT_EQ(typed.s["path"], "semantic");
+    EXPECT_EQ(typed.s["typed_characters"], 13);
+    EXPECT_TRUE(nd_test::wait_until([&] { return !m_app->running(); }, CLICK_EFFECT)) << "the Enter did not answer the dialog";
+    EXPECT_EQ(out.text(), "Ada Lovelace\n");
+}
+
 // A person's click on a row's label selects the row (fixtures/apps/list_rows.py, a GTK3 list box):
 // the label, which only shows, passes the click to the row that holds it (act_holder). Before, the
 // click answered "no action for click".

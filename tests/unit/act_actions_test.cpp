@@ -167,6 +167,39 @@ TEST(ActActions, ClickOnAGtkTextFieldIsNotItsEnterKey)
     EXPECT_EQ(nd_core::held_back_action(ActKind::click, entry, {.role = "text"}), "");
 }
 
+// A line break ending the text typed into a GTK single-line field is its Enter (its "activate"),
+// run after the rest goes in; a multi-line field, another toolkit, a field without "activate" or a
+// line break inside the text take the text as it is.
+TEST(ActActions, ALastLineBreakIntoAGtkFieldIsItsEnter)
+{
+    nd_core::Element entry;
+    entry.role = "text";
+    entry.actions = {"activate"};
+    auto typed = nd_core::typed_enter("Ada\n", entry, "GTK3");
+    EXPECT_EQ(typed.text, "Ada");
+    EXPECT_EQ(typed.action, "activate");
+    typed = nd_core::typed_enter("Ada\r\n", entry, "GTK4");
+    EXPECT_EQ(typed.text, "Ada");
+    EXPECT_EQ(typed.action, "activate");
+    typed = nd_core::typed_enter("\n", entry, "GTK3"); // Enter alone
+    EXPECT_EQ(typed.text, "");
+    EXPECT_EQ(typed.action, "activate");
+    typed = nd_core::typed_enter("a\nb", entry, "GTK3");
+    EXPECT_EQ(typed.text, "a\nb");
+    EXPECT_EQ(typed.action, "");
+    EXPECT_EQ(nd_core::typed_enter("Ada\n", entry, "Chromium").action, "");
+    EXPECT_EQ(nd_core::typed_enter("Ada\n", entry, "Qt").text, "Ada\n");
+    auto view = entry;
+    view.states |= nd_core::STATE_MULTI_LINE;
+    EXPECT_EQ(nd_core::typed_enter("line\n", view, "GTK3").text, "line\n");
+    auto plain = entry;
+    plain.actions = {"clipboard.copy"}; // GTK4's text view: no activate
+    EXPECT_EQ(nd_core::typed_enter("line\n", plain, "GTK4").action, "");
+    auto button = entry;
+    button.role = "push_button";
+    EXPECT_EQ(nd_core::typed_enter("x\n", button, "GTK3").action, "");
+}
+
 // A person's click on a row's label lands on the row: GTK3's list box rows hold a label without
 // actions (gedit's colour schemes), and a click on the label answered "no action". What only shows
 // passes a click or double click to the nearest of its two ancestors that takes it; what acts

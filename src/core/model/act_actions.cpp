@@ -163,6 +163,21 @@ std::string held_back_action(ActKind kind, const std::vector<std::string>& actio
            "; type_text and set_value reach a text field without focusing it first";
 }
 
+TypedEnter typed_enter(std::string_view text, const Element& field, std::string_view toolkit)
+{
+    TypedEnter out{text, {}};
+    if (!text.ends_with('\n') || field.is(STATE_MULTI_LINE) || !is_text_field_role(field.role) || !activate_is_enter(toolkit))
+        return out;
+    const auto* activate = named(field.actions, "activate");
+    if (!activate)
+        return out;
+    auto rest = text.substr(0, text.size() - 1);
+    if (rest.ends_with('\r'))
+        rest.remove_suffix(1);
+    // Only the last line break is Enter: one inside the text is the field's to take or drop.
+    return {rest, *activate};
+}
+
 std::int32_t act_holder(ActKind kind, const std::vector<Element>& elements, std::int32_t index, bool activate_is_enter)
 {
     if (kind == ActKind::right_click || index <= 0 || static_cast<std::size_t>(index) >= elements.size())

@@ -88,6 +88,16 @@ inline std::optional<ActionChoice> choose_action(ActKind kind, const std::vector
 // Why `kind` runs none of `actions` though the element has one a toolkit means otherwise (a text
 // field's Enter), for the act's error; empty when nothing was held back.
 std::string held_back_action(ActKind, const std::vector<std::string>& actions, const ActTarget&);
+// A line break at the end of the text typed into a single-line field is the Enter key a person
+// presses after typing (a search, a dialog's answer). Where the toolkit runs the field's "activate"
+// as Enter (GTK's entries), that action is the headless Enter: the text goes in without the line
+// break, then the action runs. Elsewhere (no such action, a multi-line field, a line break inside
+// the text) the text goes in as it is.
+struct TypedEnter {
+    std::string_view text; // what to insert: the text, without its last line break when `action` is set
+    std::string action;    // the field's own action that is its Enter; empty when none is run
+};
+TypedEnter typed_enter(std::string_view text, const Element& field, std::string_view toolkit);
 // A person's click on what only shows (a label, static text, an image or icon without actions or
 // focus) lands on what holds it: the index of the nearest of its ACT_HOLDER_LEVELS ancestors that
 // takes `kind` (an action for it, or, for a click, a row or item to select: a GTK3 list box row's

@@ -1,4 +1,5 @@
 #include "core/engine/guarded_input.h"
+#include "core/model/act_actions.h"
 #include "core/model/schemas.h"
 #include "driver/act_flow.h"
 #include "driver/common.h"
@@ -59,7 +60,12 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
         if (!actuator)
             return make_error(ErrorCode::backend_unavailable, "the backend has no element actions");
         r.path = "semantic";
-        TRY_VOID(actuator->insert_text(ref.window(), e, text));
+        // A last line break into a GTK single-line field is its Enter: its "activate" action.
+        const auto typed = nd_core::typed_enter(text, e, env.engine.backend().background_routes(ref.window()).toolkit);
+        if (!typed.text.empty() || typed.action.empty())
+            TRY_VOID(actuator->insert_text(ref.window(), e, typed.text));
+        if (!typed.action.empty())
+            TRY_VOID(actuator->do_action(ref.window(), e, typed.action));
         r.typed_characters = static_cast<std::int64_t>(
             std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
         return nd_core::Ok{};
@@ -104,8 +110,10 @@ ToolDef type_text()
         .decl = {
             .name = "type_text",
             .title = "Type text",
-            .description = "Types text into an editable element. Headless (default): through its text interface. "
-                           "Foreground: clicks it and types key by key, its window active. Never into secure fields.",
+            .description = "Types text into an editable element. Headless (default): through its text interface; "
+                           "a line break ending the text typed into a single-line field is Enter where the toolkit "
+                           "offers one headless (GTK: the field's activate). Foreground: clicks it and types key by "
+                           "key, its window active. Never into secure fields.",
             .args = {arg::element_token(),
                 {.name = "text", .type = ArgType::string, .description = "The text to type (UTF-8).", .required = true,
                     .strict = true, .max_length = 100000},
