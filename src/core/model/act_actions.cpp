@@ -160,7 +160,8 @@ std::string held_back_action(ActKind kind, const std::vector<std::string>& actio
         return {};
     return "its \"activate\" is the Enter key in this toolkit (it may submit the form or dialog), not a " +
            std::string(act_actions(kind).name) +
-           "; type_text and set_value reach a text field without focusing it first";
+           "; type_text and set_value reach a text field without focusing it first, and a line break ending "
+           "type_text's text presses its Enter";
 }
 
 TypedEnter typed_enter(std::string_view text, const Element& field, std::string_view toolkit)
