@@ -333,8 +333,9 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
         if (!typed.action.empty()) {
             auto entered = actuator->do_action(window, e, typed.action);
             if (!entered)
-                return make_error(entered.error().code,
-                    "the text went in, but the field's Enter (its \"" + typed.action + "\") failed: " + entered.error().message);
+                return make_error(entered.error().code, "the text went in, but the field's Enter (its \"" +
+                                                            typed.action.substr(0, 64) + "\") failed: " +
+                                                            entered.error().message);
         }
     }
     nlohmann::json out{{"typed", static_cast<std::int64_t>(nd_core::utf8_length(text))}, {"window", window.title},

@@ -65,7 +65,12 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
         if (!typed.text.empty() || typed.action.empty())
             TRY_VOID(actuator->insert_text(ref.window(), e, typed.text));
         if (!typed.action.empty())
-            TRY_VOID(actuator->do_action(ref.window(), e, typed.action));
+            if (auto entered = actuator->do_action(ref.window(), e, typed.action); !entered) {
+                auto err = std::move(entered).error();
+                err.message = "the text went in, but the field's Enter (its \"" + typed.action.substr(0, 64) +
+                              "\") failed: " + err.message;
+                return err;
+            }
         r.typed_characters = static_cast<std::int64_t>(
             std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
         return nd_core::Ok{};
