@@ -116,9 +116,8 @@ ToolDef type_text()
             .name = "type_text",
             .title = "Type text",
             .description = "Types text into an editable element. Headless (default): through its text interface; "
-                           "a line break ending the text typed into a single-line field is Enter where the toolkit "
-                           "offers one headless (GTK: the field's activate). Foreground: clicks it and types key by "
-                           "key, its window active. Never into secure fields.",
+                           "a final line break is a GTK field's Enter. Foreground: clicks it and types key by key, "
+                           "its window active. Never into secure fields.",
             .args = {arg::element_token(),
                 {.name = "text", .type = ArgType::string, .description = "The text to type (UTF-8).", .required = true,
                     .strict = true, .max_length = 100000},
