@@ -23,6 +23,15 @@ std::string_view class_name(ToolClass c)
 
 using nd_mcp::markdown_cell;
 
+// A GTK single-line text field as the act table sees it, for the typed Enter's sentence.
+nd_core::Element field_with_activate()
+{
+    nd_core::Element e;
+    e.role = "text";
+    e.actions = {"activate"};
+    return e;
+}
+
 } // namespace
 
 std::string errors_markdown()
@@ -132,10 +141,14 @@ std::string act_actions_markdown()
         enter += (i == 0 ? "" : i + 1 == toolkits.size() ? " and " : ", ") + toolkits[i];
     const bool field_click = nd_core::choose_action(nd_core::ActKind::click, {"activate"},
                                                     {.role = "text", .activate_is_enter = true}).has_value();
+    const bool typed_enter = !nd_core::typed_enter("x\n", field_with_activate(), "GTK3").action.empty();
     out += "\nIn " + enter + " (GAIL is GTK 2's bridge) a text field's `activate` is the Enter key in it, which may "
            "submit its dialog: a click or double click on a `text`, `entry`, `spin_button` or `password_text` " +
            (field_click ? std::string("runs it") : std::string("does not run it and fails saying so")) +
-           " (type_text and set_value need no focus). Chromium's and Gecko's text fields keep their `activate`, "
+           " (type_text and set_value need no focus). A line break ending the text that type_text or the desk's "
+           "type puts into a single-line field of these toolkits " +
+           (typed_enter ? std::string("runs it, after the text") : std::string("goes in as text")) +
+           " (`typed_enter`). Chromium's and Gecko's text fields keep their `activate`, "
            "which focuses the field and dispatches a click the page hears.\n";
     // The checkable rule, as choose_action answers it, so the text cannot drift from the code.
     const std::vector<std::string> quick = {"Toggle", "Press", "SetFocus"};
