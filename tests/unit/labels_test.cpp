@@ -58,6 +58,14 @@ TEST(Labels, AClassNameGivesWayToTheDescriptionThenTheChildLabel)
     t.add(0, "push_button", "GtkImage"); // 5: nothing to read: no name beats a class name
     t.add(0, "filler", "GtkBox");        // 6: a described class name whose description is a class name
     t.at(6).description = "GtkBox";
+    const auto list = t.add(0, "list", "");
+    const auto row = t.add(list, "table_row", "Gjs_SidebarRow"); // 8: a row shows its label
+    t.at(row).description = "Animals & Nature Sidebar Row";
+    const auto inner = t.add(row, "panel", "");
+    t.add(inner, "image", "");
+    t.add(inner, "label", "Animals & Nature");
+    const auto bare = t.add(list, "table_row", "Gjs_SidebarRow"); // 12: no label: its description
+    t.at(bare).description = "Recent Sidebar Row";
     auto s = t.snapshot();
     humanize_names(s.elements);
     EXPECT_EQ(s.elements[1].name, "Primary menu");
@@ -65,6 +73,8 @@ TEST(Labels, AClassNameGivesWayToTheDescriptionThenTheChildLabel)
     EXPECT_EQ(s.elements[5].name, "");
     EXPECT_EQ(s.elements[6].name, "");
     EXPECT_EQ(s.elements[0].name, "Calculator");
+    EXPECT_EQ(s.elements[8].name, "Animals & Nature");
+    EXPECT_EQ(s.elements[12].name, "Recent Sidebar Row");
 }
 
 // FeatherPad's search bar (Qt 5): icon buttons and check boxes unnamed, their tooltips in the

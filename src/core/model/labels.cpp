@@ -87,6 +87,11 @@ inline constexpr ContentRole CONTENT_ROLES[] = {
     {"page_tab", {"Tab", "Page", ""}}, {"menu_item", {"Item", "", ""}},
     {"check_menu_item", {"Item", "", ""}}, {"radio_menu_item", {"Item", "", ""}}};
 
+bool shows_its_text(std::string_view role)
+{
+    return std::any_of(std::begin(CONTENT_ROLES), std::end(CONTENT_ROLES), [&](const ContentRole& c) { return c.role == role; });
+}
+
 // Whether `name`, read on an element of `role`, is a class name rather than the text it shows.
 bool names_a_class(std::string_view role, std::string_view name)
 {
@@ -353,10 +358,15 @@ void humanize_names(std::vector<Element>& elements)
             continue;
         }
         if (names_a_class(e.role, e.name)) {
-            if (!e.description.empty() && !is_class_name(e.description))
+            // A row, cell, item or tab shows its label: that is what a person reads, before any
+            // description (gnome-characters describes its rows "Animals & Nature Sidebar Row").
+            const auto below = child_label(elements, i);
+            if (shows_its_text(e.role) && !below.empty())
+                e.name = std::string(below);
+            else if (!e.description.empty() && !is_class_name(e.description))
                 e.name = e.description;
             else
-                e.name = std::string(child_label(elements, i));
+                e.name = std::string(below);
             continue;
         }
         // "Tab": the label inside says which (a button labelled "Button" keeps it: its label says so too).
