@@ -318,8 +318,7 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
             before = *value;
         // A last line break into a GTK single-line field is its Enter: its "activate" action.
         typed = nd_core::typed_enter(text, e, desk.backend().background_routes(window).toolkit);
-        auto inserted = typed.text.empty() && !typed.action.empty() ? nd_core::Result<void>(nd_core::Ok{})
-                                                                    : actuator->insert_text(window, e, typed.text);
+        auto inserted = typed.inserts() ? actuator->insert_text(window, e, typed.text) : nd_core::Result<void>(nd_core::Ok{});
         if (!inserted) {
             // No route (no EditableText: Chromium's web fields) or one the app refused: nothing
             // was written, so the foreground may still type it.
@@ -333,9 +332,7 @@ nd_core::Result<VerbReply> background_type(Desk& desk, DeskInput& input, const n
         if (!typed.action.empty()) {
             auto entered = actuator->do_action(window, e, typed.action);
             if (!entered)
-                return make_error(entered.error().code, "the text went in, but the field's Enter (its \"" +
-                                                            typed.action.substr(0, 64) + "\") failed: " +
-                                                            entered.error().message);
+                return make_error(entered.error().code, typed.failed_enter(entered.error().message));
         }
     }
     nlohmann::json out{{"typed", static_cast<std::int64_t>(nd_core::utf8_length(text))}, {"window", window.title},

@@ -164,6 +164,12 @@ std::string held_back_action(ActKind kind, const std::vector<std::string>& actio
            "type_text's text presses its Enter";
 }
 
+std::string TypedEnter::failed_enter(std::string_view why) const
+{
+    // The action's name is the app's: cut, as describe_actions cuts it.
+    return "the text went in, but the field's Enter (its \"" + action.substr(0, 64) + "\") failed: " + std::string(why);
+}
+
 TypedEnter typed_enter(std::string_view text, const Element& field, std::string_view toolkit)
 {
     TypedEnter out{text, {}};

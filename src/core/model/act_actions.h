@@ -96,6 +96,12 @@ std::string held_back_action(ActKind, const std::vector<std::string>& actions, c
 struct TypedEnter {
     std::string_view text; // what to insert: the text, without its last line break when `action` is set
     std::string action;    // the field's own action that is its Enter; empty when none is run
+
+    // Whether the field's text interface is asked at all: not for an Enter alone.
+    bool inserts() const { return !text.empty() || action.empty(); }
+    // The message of an Enter that failed after the text went in (`why`: the actuator's message),
+    // so the caller does not type the text again.
+    std::string failed_enter(std::string_view why) const;
 };
 TypedEnter typed_enter(std::string_view text, const Element& field, std::string_view toolkit);
 // A person's click on what only shows (a label, static text, an image or icon without actions or

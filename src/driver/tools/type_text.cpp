@@ -62,13 +62,12 @@ nd_core::Result<void> perform(ToolEnv& env, const Args& args, const nd_core::Ele
         r.path = "semantic";
         // A last line break into a GTK single-line field is its Enter: its "activate" action.
         const auto typed = nd_core::typed_enter(text, e, env.engine.backend().background_routes(ref.window()).toolkit);
-        if (!typed.text.empty() || typed.action.empty())
+        if (typed.inserts())
             TRY_VOID(actuator->insert_text(ref.window(), e, typed.text));
         if (!typed.action.empty())
             if (auto entered = actuator->do_action(ref.window(), e, typed.action); !entered) {
                 auto err = std::move(entered).error();
-                err.message = "the text went in, but the field's Enter (its \"" + typed.action.substr(0, 64) +
-                              "\") failed: " + err.message;
+                err.message = typed.failed_enter(err.message);
                 return err;
             }
         r.typed_characters = static_cast<std::int64_t>(
