@@ -5,6 +5,7 @@
 #include "backend/linux/atspi/atspi_message.h"
 #include "backend/linux/atspi/atspi_roles.h"
 
+#include <systemd/sd-bus.h>
 #include <gtest/gtest.h>
 
 namespace {
@@ -77,6 +78,15 @@ TEST(AtspiKeys, round_trip_and_refuse_what_is_not_ours)
     EXPECT_FALSE(parse_key("bad name!|/org/a11y"));
     EXPECT_FALSE(parse_key("|/org/a11y"));
     EXPECT_TRUE(ObjectRef({":1.2", "/org/a11y/atspi/null"}).null());
+    // is_object_key answers as parse_key, and its paths are D-Bus's (sd-bus's own check).
+    for (const char* path : {"/", "/a", "/a/b_1/C9", "", "a", "//", "/a/", "/a//b", "/a-b", "/a.b", "/a|b", "/é",
+             "/org/a11y/atspi/accessible/17|5~00", "/org/a11y/atspi/accessible/root"}) {
+        const std::string key = std::string(":1.42|") + path;
+        EXPECT_EQ(is_object_key(key), sd_bus_object_path_is_valid(path) > 0) << path;
+        EXPECT_EQ(is_object_key(key), parse_key(key).has_value()) << path;
+    }
+    EXPECT_FALSE(is_object_key("no bar"));
+    EXPECT_FALSE(is_object_key("|/org"));
 }
 
 // A Qt item view's cell: its key names the view, its index and a hash of its name, and reads back

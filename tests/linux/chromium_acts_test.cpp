@@ -63,6 +63,49 @@ TEST_F(ChromiumActs, ReadsNameEveryActionOfTheRowsTheyReturn)
     EXPECT_GT(median_read_ms(7), 0.0);
 }
 
+// A repeat read of the unchanged page answers with the rendering of the read before
+// (nd_core::ViewCache). The row that reads focused is asked again on every warm read, and Chromium
+// leaves its action names empty there as everywhere: asked again with them, it is the same row, not
+// a change that renders the whole page afresh on every read. A click still shows at the next read.
+TEST_F(ChromiumActs, RepeatReadsOfTheUnchangedPageAnswerWithTheirRendering)
+{
+    open("controls.html", 40);
+    auto all = read_with("check_box", "Subscribe");
+    auto hits = [this] { return engine().session()->views.hits(); };
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            const auto before = hits();
+            all = read_all(m_window);
+            return hits() > before;
+        },
+        std::chrono::seconds(15)))
+        << "no repeat read of the unchanged page was answered from its rendering";
+    bool focused = false;
+    for (const auto& row : all["elements"])
+        focused = focused || (std::find(row["states"].begin(), row["states"].end(), "focused") != row["states"].end() &&
+                              !row["actions"].empty());
+    EXPECT_TRUE(focused) << "no focused row with actions: the case this test is about is not on the page";
+    for (int i = 0; i < 3; ++i) {
+        const auto before = hits();
+        all = read_all(m_window);
+        EXPECT_EQ(hits(), before + 1) << "repeat read " << i << " rendered the unchanged page afresh";
+    }
+    auto box = find_row(all, "check_box", "Subscribe");
+    ASSERT_FALSE(box.is_null());
+    const bool was = has_state(box, "checked");
+    click(box, "Subscribe");
+    // The check box read again after its event carries its new verb, asked with it: the read
+    // after the one that shows it is answered from its rendering (no names learned in between).
+    EXPECT_TRUE(eventually([&](const json& read) {
+        auto now = find_row(read, "check_box", "Subscribe");
+        return !now.is_null() && has_state(now, "checked") != was && !now["actions"].empty() &&
+               now["actions"][0] == (was ? "check" : "uncheck");
+    })) << "the click did not show in a read";
+    const auto before = hits();
+    all = read_all(m_window);
+    EXPECT_EQ(hits(), before + 1) << "the read after the click's was rendered afresh";
+}
+
 TEST_F(ChromiumActs, HeadlessClickOnEachControlChangesThePage)
 {
     open("controls.html", 40);

@@ -27,19 +27,44 @@ bool valid_bus_name(std::string_view name)
     return true;
 }
 
+// D-Bus's rule for object paths ("/" or "/" then elements of [A-Za-z0-9_] joined by single
+// slashes), on a view: no copy, no terminator.
+bool valid_object_path(std::string_view path)
+{
+    if (path.empty() || path.front() != '/')
+        return false;
+    if (path.size() == 1)
+        return true;
+    if (path.back() == '/')
+        return false;
+    char before = '/';
+    for (std::size_t i = 1; i < path.size(); ++i) {
+        const char c = path[i];
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        (c == '/' && before != '/');
+        if (!ok)
+            return false;
+        before = c;
+    }
+    return true;
+}
+
 } // namespace
 
 bool ObjectRef::null() const { return bus.empty() || path.empty() || path == NULL_PATH; }
 
+bool is_object_key(std::string_view key)
+{
+    const auto bar = key.find('|');
+    return bar != std::string_view::npos && valid_bus_name(key.substr(0, bar)) && valid_object_path(key.substr(bar + 1));
+}
+
 std::optional<ObjectRef> parse_key(std::string_view key)
 {
-    auto bar = key.find('|');
-    if (bar == std::string_view::npos)
+    if (!is_object_key(key))
         return std::nullopt;
-    ObjectRef ref{std::string(key.substr(0, bar)), std::string(key.substr(bar + 1))};
-    if (!valid_bus_name(ref.bus) || !sd_bus_object_path_is_valid(ref.path.c_str()))
-        return std::nullopt;
-    return ref;
+    const auto bar = key.find('|');
+    return ObjectRef{std::string(key.substr(0, bar)), std::string(key.substr(bar + 1))};
 }
 
 std::string child_key(const ObjectRef& container, std::int32_t row, std::int32_t column)

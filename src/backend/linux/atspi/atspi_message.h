@@ -31,6 +31,8 @@ struct ObjectRef {
 
 // Parses an Element::key back into a reference; nullopt when it is not one of ours.
 std::optional<ObjectRef> parse_key(std::string_view key);
+// Whether parse_key would give a reference, without making one (asked of every row of a read).
+bool is_object_key(std::string_view key);
 
 // A child of a container that manages its descendants (a Calc cell) is made anew each time it is
 // asked for, under a new object path, so its key names where it sits instead:

@@ -185,37 +185,6 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     return tree;
 }
 
-namespace {
-
-// GetActions carries the localized names, which Chromium leaves empty; Action.GetName(i) has the
-// real one ("press", "check", "jump"). Asked only for the rows a full view returns: a read of every
-// element would pay one call per action (about 20 µs pipelined; a Chromium page has two a node).
-// Once asked, the element says so (Element::action_names_asked): a name the app leaves empty in both
-// (LibreOffice's menus) is not asked again at the next read. A batch that does not finish fails the
-// view, whose copy of the rows is then dropped.
-std::size_t name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
-{
-    std::size_t asked = 0;
-    e.action_names_asked = true;
-    for (std::size_t i = 0; i < e.actions.size(); ++i) {
-        if (!e.actions[i].empty())
-            continue;
-        const auto at = static_cast<std::int32_t>(i);
-        batch.add({ref.bus, ref.path, IFACE_ACTION, "GetName"},
-                  [at](sd_bus_message* m) { return sd_bus_message_append(m, "i", at); },
-                  [&e, i](const Reply& r) {
-                      std::string name;
-                      // An error is an answer too (an index the app does not serve): the name stays empty.
-                      if (r.ok() && read_string(r.message, name) >= 0 && i < e.actions.size())
-                          e.actions[i] = cut_utf8(name, 256);
-                  });
-        ++asked;
-    }
-    return asked;
-}
-
-} // namespace
-
 nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& window, std::vector<nd_core::Element>& elements,
                                                    const std::vector<std::int32_t>& indices,
                                                    std::chrono::milliseconds deadline, bool action_names)

@@ -126,5 +126,8 @@ private:
 // Adds the ask for `ref`'s place on the screen (GetExtents) to `batch`; a frame with an area
 // goes into `e` (frame, has_frame), anything else leaves it as it was.
 void add_extents(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
+// Adds the asks for the names of `e`'s actions that GetActions left empty (Chromium's) and marks
+// them asked (Element::action_names_asked); the names go into `e`. Returns how many were added.
+std::size_t name_actions(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
 
 } // namespace nd_linux

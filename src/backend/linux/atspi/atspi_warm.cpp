@@ -217,13 +217,29 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
     m_stats.apply_us = lap();
-    if (!check_structure(e, deadline))
-        return decline(window_id, m_why);
+    // The structure check and the frames go in one batch: the app answers them one after the
+    // other without waiting on the driver between the two. The frames answer for the rows as they
+    // are; should the check walk a part again, the rows changed and the frames are asked afresh.
+    StructureCheck check;
+    FrameAsks frames;
+    {
+        AtspiBatch batch(m_bus, deadline);
+        if (!add_structure_check(e, check, batch))
+            return decline(window_id, m_why);
+        add_frame_asks(e, frames, batch);
+        if (!batch.run())
+            return decline(window_id, "the structure check and the frames did not finish");
+    }
     m_stats.check_us = lap();
+    const auto walked_before = m_stats.rewalked;
+    if (!finish_structure_check(e, check, deadline))
+        return decline(window_id, m_why);
     // Walked again (a structural change, announced or found by the check), or facts that differ.
     bool changed = m_stats.rewalked > 0 || m_stats.differed > 0;
     std::vector<std::int32_t> moved;
-    if (!refresh_frames(e, deadline, &moved, &changed))
+    if (m_stats.rewalked == walked_before)
+        take_frames(e, frames, &moved, &changed);
+    else if (!refresh_frames(e, deadline, &moved, &changed))
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
@@ -234,11 +250,11 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     if (m_trace)
         std::fprintf(stderr,
                      "nish warm read: window %lld warm: ping %lld us, events %lld us (%zu subtrees walked, %zu "
-                     "objects asked), structure check %lld us (%zu parents), frames %lld us (%zu)\n",
+                     "objects asked), structure check and frames %lld us (%zu parents, %zu frames), after them %lld us\n",
                      static_cast<long long>(window_id), static_cast<long long>(m_stats.sync_us),
                      static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
-                     static_cast<long long>(m_stats.check_us), m_stats.checked,
-                     static_cast<long long>(m_stats.frames_us), m_stats.framed);
+                     static_cast<long long>(m_stats.check_us), m_stats.checked, m_stats.framed,
+                     static_cast<long long>(m_stats.frames_us));
     if (changed || !moved.empty())
         new_version(e);
     else if (limits.held_version == e.version) {
@@ -260,10 +276,13 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     auto& el = e.tree.elements;
     // A row that reads focused is asked again on every read: a toolkit may take the focus from it
     // with no event (Qt 5's menu bar item, when Escape leaves the menu bar). They are few.
+    // Asked for their states alone, they are read again only when the focus left them.
     std::vector<std::int32_t> held_focus;
     for (std::size_t i = 0; i < el.size() && held_focus.size() < MAX_HELD_FOCUS; ++i)
         if (el[i].is(nd_core::STATE_FOCUSED))
             held_focus.push_back(static_cast<std::int32_t>(i));
+    if (!held_focus.empty() && !keep_focus_lost(e, held_focus, deadline))
+        return false;
     if (changes.structural.empty() && changes.content.empty() && changes.gone.empty())
         return held_focus.empty() || refetch(e, held_focus, deadline);
     std::unordered_map<std::string_view, std::int32_t> index;
@@ -332,6 +351,30 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     if (!content.empty() && !refetch(e, content, deadline))
         return false;
     return rewalk_all(e, walks, deadline);
+}
+
+bool WarmTrees::keep_focus_lost(const Entry& e, std::vector<std::int32_t>& rows, Deadline deadline)
+{
+    const auto& el = e.tree.elements;
+    std::vector<char> lost(rows.size(), 1); // a row that does not answer is read again, and fails there
+    AtspiBatch batch(m_bus, deadline);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const auto ref = parse_key(el[static_cast<std::size_t>(rows[k])].key);
+        if (!ref)
+            continue;
+        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetState"}, {}, [&lost, k](const Reply& r) {
+            AtspiStates states;
+            lost[k] = !(r.ok() && read_states(r.message, states) >= 0 && states.has(ATSPI_STATE_FOCUSED));
+        });
+    }
+    if (!batch.run())
+        return fail("the states of the focused elements could not be read");
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        if (lost[k])
+            rows[kept++] = rows[k];
+    rows.resize(kept);
+    return true;
 }
 
 bool WarmTrees::rewalk_all(Entry& e, const std::vector<std::pair<std::int32_t, std::int32_t>>& walks, Deadline deadline)
@@ -439,6 +482,18 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
         auto fresh = walk.read_each(refs);
         if (!fresh)
             return fail("changed elements could not be read again");
+        // Action names a view asked for (Chromium leaves them empty in GetActions) are asked again
+        // here: the element is compared with its names, so that one read again unchanged (the row
+        // that reads focused, every time) is not a change, and a changed one ("check" that became
+        // "uncheck") returns its new names.
+        AtspiBatch names(m_bus, deadline);
+        for (std::size_t k = 0; k < part.size(); ++k) {
+            auto& now = (*fresh)[k];
+            if (now && el[static_cast<std::size_t>(part[k])].action_names_asked && now->action_names_pending())
+                name_actions(names, refs[k], *now);
+        }
+        if (!names.run())
+            return fail("the action names of changed elements could not be read again");
         for (std::size_t k = 0; k < part.size(); ++k) {
             if (!(*fresh)[k])
                 return fail("a changed element went away");

@@ -53,7 +53,8 @@ struct WarmStats {
     std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
     std::size_t framed = 0;       // frames the last warm read asked afresh
     // Where the last warm read's time went, in microseconds: the ping, applying the events, the
-    // structure check, the frames.
+    // structure check and the frames (one batch), what followed them (the second asks of the
+    // check, parts walked again, moved rows read again).
     std::int64_t sync_us = 0, apply_us = 0, check_us = 0, frames_us = 0;
     std::string last_decline;     // why the last one fell back (no app text)
 };
@@ -142,6 +143,9 @@ private:
     }
     std::optional<nd_core::RawTree> decline(std::int64_t window_id, std::string why);
     bool apply(Entry&, const AppChanges&, Deadline);
+    // Of `rows` (rows that read focused), keeps those whose objects no longer say focused: a
+    // toolkit may take the focus with no event. One GetState each.
+    bool keep_focus_lost(const Entry&, std::vector<std::int32_t>& rows, Deadline);
     bool rewalk(Entry&, std::int32_t at, Deadline);
     // Walks again each [row, end) of `walks` (in order, none inside another), splicing each in.
     bool rewalk_all(Entry&, const std::vector<std::pair<std::int32_t, std::int32_t>>& walks, Deadline);
@@ -163,14 +167,43 @@ private:
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
     // the window's. `changed` is set when any frame differs from the one kept.
     bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved, bool* changed = nullptr);
+    // refresh_frames in two steps, so that its calls share a batch with others: the asks, then
+    // (after the batch ran, and only while the rows are as they were asked) their answers.
+    struct FrameAsks {
+        struct Ask {
+            std::int32_t row = 0;
+            nd_core::Frame frame;
+            bool ok = false;
+        };
+        std::vector<Ask> asks;              // filled before the batch runs: it answers into them
+        std::vector<std::int32_t> unplaced; // rows with an object that a read leaves without a frame
+    };
+    void add_frame_asks(Entry&, FrameAsks&, AtspiBatch&);
+    void take_frames(Entry&, const FrameAsks&, std::vector<std::int32_t>* moved, bool* changed);
     // Reads the rows that moved again (whether they show follows their place), and the hidden rows
     // beside and below them (which may have come into view); many moved rows are a scroll, which
     // may have brought rows never placed into view: then the read is cold.
     bool reread_moved(Entry&, const std::vector<std::int32_t>& moved, Deadline);
     // Outside documents (whose engines announce every change), toolkits leave some changes
     // unannounced (Chromium's own UI): each such parent's children are compared with the app's,
-    // and what differs is read again.
-    bool check_structure(Entry&, Deadline);
+    // and what differs is read again. In two steps, so that its calls share a batch with others:
+    // the asks, then (after the batch ran) the comparison, the second asks of parts that differ,
+    // and the parts walked again. The check answers into a StructureCheck: it stays where it is
+    // while the batch runs.
+    struct StructureCheck {
+        struct Part { // a part outside documents, compared in one call
+            std::int32_t row = 0;
+            std::int32_t end = 0;
+            std::vector<ObjectRef> live;
+            bool answered = false;
+        };
+        std::vector<Part> parts;
+        std::vector<std::vector<std::int32_t>> children; // each row's children in the read
+        std::vector<std::int32_t> changed;               // parents whose children differ
+        std::size_t asked = 0;
+    };
+    bool add_structure_check(Entry&, StructureCheck&, AtspiBatch&);
+    bool finish_structure_check(Entry&, StructureCheck&, Deadline);
     // Adds the comparison of one parent's children (a leaf's count) with the app's; a row that
     // differs goes into `changed`.
     static void add_children_check(Entry&, AtspiBatch&, std::int32_t row,

@@ -8,16 +8,10 @@
 
 namespace nd_linux {
 
-bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved, bool* changed)
+void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch)
 {
     auto& el = e.tree.elements;
     const auto& options = e.cold.options;
-    struct Ask {
-        std::int32_t row = 0;
-        nd_core::Frame frame;
-        bool ok = false;
-    };
-    std::vector<Ask> asks;
     for (std::size_t i = 0; i < el.size(); ++i) {
         auto& x = el[i];
         const bool showing = x.is(nd_core::STATE_SHOWING);
@@ -25,19 +19,14 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
         // it says (the walk's rule too). Deferred frames: those a view reads (the showing rows'),
         // the root's and secure fields'.
         const bool ask = (options.hidden_extents || showing || x.secure()) &&
-                         (!options.deferred_frames || i == 0 || x.secure() || showing) && parse_key(x.key);
-        if (ask) {
-            asks.push_back({static_cast<std::int32_t>(i)});
-        } else if (parse_key(x.key)) { // a child without an object of its own keeps what the walk read
-            if (changed && x.has_frame)
-                *changed = true;
-            x.has_frame = false;
-            x.frame = {};
-        }
+                         (!options.deferred_frames || i == 0 || x.secure() || showing) && is_object_key(x.key);
+        if (ask)
+            asks.asks.push_back({static_cast<std::int32_t>(i)});
+        else if (is_object_key(x.key)) // a child without an object of its own keeps what the walk read
+            asks.unplaced.push_back(static_cast<std::int32_t>(i));
     }
-    m_stats.framed = asks.size();
-    AtspiBatch batch(m_bus, deadline);
-    for (auto& ask : asks) {
+    m_stats.framed = asks.asks.size();
+    for (auto& ask : asks.asks) {
         const auto ref = parse_key(el[static_cast<std::size_t>(ask.row)].key);
         batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
                   [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
@@ -45,8 +34,19 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
                       ask.ok = r.ok() && read_extents(r.message, ask.frame) >= 0 && ask.frame.w > 0 && ask.frame.h > 0;
                   });
     }
-    if (!batch.run())
-        return false;
+}
+
+void WarmTrees::take_frames(Entry& e, const FrameAsks& frames, std::vector<std::int32_t>* moved, bool* changed)
+{
+    auto& el = e.tree.elements;
+    for (auto row : frames.unplaced) {
+        auto& x = el[static_cast<std::size_t>(row)];
+        if (changed && x.has_frame)
+            *changed = true;
+        x.has_frame = false;
+        x.frame = {};
+    }
+    const auto& asks = frames.asks;
     // A row moved when its place relative to the window's changed: the page scrolled, or its
     // layout moved. No event says so (Chromium sends none for a scroll), and whether a row shows
     // follows its place.
@@ -67,6 +67,16 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
         x.has_frame = ask.ok;
         x.frame = ask.ok ? ask.frame : nd_core::Frame{};
     }
+}
+
+bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved, bool* changed)
+{
+    FrameAsks asks;
+    AtspiBatch batch(m_bus, deadline);
+    add_frame_asks(e, asks, batch);
+    if (!batch.run())
+        return false;
+    take_frames(e, asks, moved, changed);
     return true;
 }
 

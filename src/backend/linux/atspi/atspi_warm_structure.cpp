@@ -105,14 +105,15 @@ void WarmTrees::add_children_check(Entry& e, AtspiBatch& batch, std::int32_t row
               });
 }
 
-bool WarmTrees::check_structure(Entry& e, Deadline deadline)
+bool WarmTrees::add_structure_check(Entry& e, StructureCheck& check, AtspiBatch& batch)
 {
     auto& el = e.tree.elements;
     const auto n = el.size();
     // Which rows lie in a document (a web page's content: its engine announces every change), and
     // which hold one below them.
     std::vector<char> trusted(n, 0), holds_document(n, 0), holds_cut(n, 0);
-    std::vector<std::vector<std::int32_t>> children(n);
+    auto& children = check.children;
+    children.assign(n, {});
     for (std::size_t i = 0; i < n; ++i) {
         const auto parent = el[i].parent;
         const bool document = el[i].role == "document_web" || el[i].role == "document_frame";
@@ -129,7 +130,7 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
             holds_cut[static_cast<std::size_t>(el[i].parent)] = 1;
     }
     for (std::size_t i = 0; i < n; ++i)
-        if (!trusted[i] && !parse_key(el[i].key))
+        if (!trusted[i] && !is_object_key(el[i].key))
             return fail("an element without an AT-SPI object");
 
     // A part outside documents with no document below it is compared in one call: its
@@ -137,16 +138,9 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
     // parents above documents, and parts whose app has no such call or whose answer differs, are
     // compared parent by parent. GTK3 orders children otherwise than its item cache: its parts are
     // compared as sets (a child moved to another parent comes with the events of both).
-    struct Part {
-        std::int32_t row = 0;
-        std::int32_t end = 0;
-        std::vector<ObjectRef> live;
-        bool answered = false;
-    };
-    std::vector<Part> parts;
-    std::vector<std::int32_t> changed;
-    AtspiBatch batch(m_bus, deadline);
-    std::size_t asked = 0;
+    auto& parts = check.parts;
+    auto& changed = check.changed;
+    std::size_t& asked = check.asked;
     const bool unordered = any_order(e.cold);
     const bool whole_parts = !e.parts_by_parent && (unordered || !order_from_cache(e.cold));
     for (std::size_t i = 0; i < n;) {
@@ -177,8 +171,17 @@ bool WarmTrees::check_structure(Entry& e, Deadline deadline)
                   [count](sd_bus_message* m) { return append_get_matches_args(m, {}, count); },
                   [&part](const Reply& r) { part.answered = r.ok() && read_refs(r.message, part.live) >= 0; });
     }
-    if (!batch.run())
-        return fail("the structure check did not finish");
+    return true;
+}
+
+bool WarmTrees::finish_structure_check(Entry& e, StructureCheck& check, Deadline deadline)
+{
+    auto& el = e.tree.elements;
+    auto& parts = check.parts;
+    auto& changed = check.changed;
+    auto& children = check.children;
+    std::size_t& asked = check.asked;
+    const bool unordered = any_order(e.cold);
 
     // Parts whose answer differs from the read are compared parent by parent: a change, or an
     // app whose Collection walks otherwise than GetChildren (then always parent by parent).
