@@ -159,6 +159,33 @@ TEST_F(Gtk4, CalculatorButtonsReadAsAPersonReadsThem)
     }
 }
 
+// gnome-calculator names none of its containers: its skeleton was the window and two scroll panes.
+// Its header bar and its keypad are groups of controls: rows of the skeleton, whose drill-downs
+// hold the header's "Primary menu" and the keypad's "=".
+TEST_F(Gtk4, CalculatorSkeletonShowsItsHeaderBarAndKeypad)
+{
+    OwnedApp app({"gnome-calculator"});
+    json all;
+    auto window = open_calculator(app, all);
+    ASSERT_FALSE(window.is_null());
+    auto sk = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(sk.is_error) << sk.text;
+    auto holds = [&](const char* name) {
+        for (const auto& row : sk.s["elements"]) {
+            if (row["element_index"] == 0)
+                continue;
+            auto down = call("get_window_state", {{"root", row["element_token"]}, {"max_elements", 200}});
+            if (!down.is_error && !find_row(down.s, "push_button", name).is_null())
+                return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(holds("Primary menu")) << sk.text;
+    EXPECT_TRUE(holds("=")) << sk.text;
+    EXPECT_LE(sk.s["elements"].size(), 60u);
+    std::printf("gnome-calculator skeleton:\n%s\n", sk.text.c_str());
+}
+
 // A GTK 4 menu button ("Primary menu") has no actions of its own: the toggle button inside it takes
 // a person's click. A click on the menu button (the outer row, as a model picks it) opens its menu.
 TEST_F(Gtk4, AMenuButtonOpensItsMenuOnAClick)

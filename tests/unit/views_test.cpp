@@ -430,6 +430,79 @@ TEST(SkeletonView, ASelectsPopupIsNoRegion)
     EXPECT_EQ(rows(project(t.snapshot(), skeleton(3))), (std::vector<Row>{{3, -1, 0}, {4, 3, 1}}));
 }
 
+// A native window whose regions are unnamed containers (gnome-calculator, GTK 4): its header bar
+// and its keypad are groups of controls and rows of their own; the boxes that only wrap them are
+// none, nor is anything inside a document, a control or a popup.
+TEST(SkeletonView, UnnamedGroupsOfControlsAreRowsAfterNamedOnes)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Calculator");
+    t.add(0, "panel");                       // 1: wraps all: the groups below give it nothing
+    t.add(1, "panel");                       // 2: the header bar: Undo, Mode, Menu loose in it
+    t.add(2, "filler");                      // 3
+    t.add(3, "push_button", "Undo");         // 4
+    t.add(2, "push_button", "Mode");         // 5
+    t.add(5, "push_button", "Basic");        // 6: inside a control: not counted
+    t.add(2, "filler");                      // 7: one control and a group: no group of its own
+    t.add(7, "push_button", "Menu");         // 8
+    t.add(7, "panel");                       // 9: the window's buttons
+    t.add(9, "push_button", "Minimize");
+    t.add(9, "push_button", "Maximize");
+    t.add(9, "push_button", "Close");
+    t.add(1, "panel");                       // 13: a wrapper of the keypad
+    t.add(13, "panel");                      // 14: the keypad
+    for (const char* digit : {"7", "8", "9", "4"})
+        t.add(14, "push_button", digit);     // 15-18
+    t.add(1, "panel");                       // 19: two controls only
+    t.add(19, "text", "", nd_test::PLAIN | STATE_EDITABLE);
+    t.add(19, "check_box", "Exact");
+    t.add(1, "panel", "Named");              // 22: a named container ranks before the groups
+    t.add(22, "label", "x");
+    t.add(1, "document_web", "Help");        // 24: a page marks its own regions
+    t.add(24, "section");                    // 25
+    for (const char* link : {"a", "b", "c"})
+        t.add(25, "link", link);
+    t.add(1, "menu");                        // 29: a popup's items
+    for (const char* item : {"Cut", "Copy", "Paste"})
+        t.add(29, "push_button", item);
+    const auto v = project(t.snapshot(), skeleton());
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {2, 0, 1}, {9, 2, 2}, {14, 0, 1}, {22, 0, 1}, {24, 0, 1}}));
+    expect_consistent(v);
+    // The named container and the landmark come first when rows run short.
+    EXPECT_EQ(rows(project(t.snapshot(), skeleton(0, 3))), (std::vector<Row>{{0, -1, 0}, {22, 0, 1}, {24, 0, 1}}));
+
+    // Chromium: a box holds the toolbar and the page beside the window's buttons. It holds
+    // regions, so it is no group: the page stays where the skeleton's levels reach it.
+    TreeBuilder b;
+    b.add(-1, "frame", "Chat - Chromium");
+    b.add(0, "panel");                       // 1
+    for (const char* name : {"Minimize", "Maximize", "Close"})
+        b.add(1, "push_button", name);
+    b.add(1, "tool_bar");                    // 5
+    b.add(5, "push_button", "Back");
+    b.add(1, "document_web", "Chat");        // 7
+    b.add(7, "landmark", "main");            // 8
+    b.add(8, "push_button", "Send");
+    EXPECT_EQ(rows(project(b.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {5, 0, 1}, {7, 0, 1}, {8, 7, 2}}));
+}
+
+// Groups are unnamed, so alike only by shape: three unlike groups side by side stay three rows.
+TEST(SkeletonView, UnnamedGroupsFoldOnlyByShape)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Factory");
+    t.add(0, "filler");                      // 1: radios
+    for (const char* name : {"Page 1", "Page 2", "Page 3"})
+        t.add(1, "radio_button", name);
+    t.add(0, "filler");                      // 5: entries
+    for (int k = 0; k < 3; ++k)
+        t.add(5, "text", "", nd_test::PLAIN | STATE_EDITABLE);
+    t.add(0, "filler");                      // 9: buttons
+    for (const char* name : {"a", "b", "c"})
+        t.add(9, "push_button", name);
+    EXPECT_EQ(rows(project(t.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {5, 0, 1}, {9, 0, 1}}));
+}
+
 TEST(SkeletonView, ViewsShareRowNumbers)
 {
     // A row's element_index is its snapshot index in every view, so tokens agree across views.

@@ -53,8 +53,9 @@ View project(const Snapshot&, const ViewRequest&);
 View project_skeleton(const Snapshot&, const ViewRequest&); // views_skeleton.cpp
 
 // The skeleton's row rule (§3): the window, landmark roles with children, and named generic
-// containers with children. Secure fields never qualify. Which of them a skeleton shows first, and
-// how runs of alike siblings fold, is docs/tokens.md's "Skeleton" (views_skeleton.cpp).
+// containers with children. Secure fields never qualify. The skeleton adds unnamed groups of
+// controls, which depend on what lies below them; which rows it shows first, and how runs of alike
+// siblings fold, is docs/tokens.md's "Skeleton" (views_skeleton.cpp).
 bool is_landmark_role(std::string_view role);
 bool is_generic_container_role(std::string_view role);
 bool qualifies_for_skeleton(const Element&);

@@ -1,14 +1,15 @@
 // The skeleton view (docs/tokens.md, "Skeleton"). Literal §3 keeps every row that qualifies in
 // preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
 // reaches its composer. So the skeleton is built in four passes:
-//   1. candidates: the rows that qualify (views.cpp), to max_depth skeleton levels (an unnamed
+//   1. candidates: the rows that qualify (views.cpp) and groups of controls in unnamed containers
+//      outside documents, to max_depth skeleton levels (an unnamed
 //      wrapper of one child that holds its only candidate gives way to that candidate);
 //   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
 //      same label once digits are masked, or eight or more with the same child roles) becomes its
 //      first element's row, which says how many and where the run ends; the rest of the run and what
 //      lies below it go;
-//   3. choosing: the root, then landmarks breadth-first, then named containers breadth-first, until
-//      max_elements;
+//   3. choosing: the root, then landmarks breadth-first, then named containers, then unnamed groups
+//      of controls (control_groups), each breadth-first, until max_elements;
 //   4. linking: the chosen rows in preorder, each under its nearest chosen ancestor.
 // Row numbers stay the snapshot's, so tokens are shared with full views and drill-downs.
 
@@ -27,6 +28,9 @@ namespace {
 inline constexpr std::size_t MIN_FOLD_RUN = 3;
 inline constexpr std::size_t MIN_SHAPE_RUN = 8;
 
+// Controls that make an unnamed container a group of them.
+inline constexpr std::int32_t MIN_GROUP_CONTROLS = 3;
+
 struct Candidate {
     std::int32_t index = 0;
     std::int32_t parent = -1; // position in the candidate list of the nearest candidate ancestor
@@ -35,7 +39,18 @@ struct Candidate {
     std::int32_t fold_last = -1;
     bool folded_away = false; // inside a run that another candidate stands for
     bool chosen = false;
+    bool group = false;       // an unnamed group of controls (control_groups)
 };
+
+bool is_control(const Element& e)
+{
+    using namespace std::string_view_literals;
+    static constexpr std::string_view roles[] = {"push_button"sv, "push_button_menu"sv, "toggle_button"sv,
+        "radio_button"sv, "check_box"sv, "combo_box"sv, "spin_button"sv, "slider"sv, "entry"sv,
+        "password_text"sv, "link"sv};
+    return std::find(std::begin(roles), std::end(roles), e.role) != std::end(roles) ||
+           (e.role == "text" && e.is(STATE_EDITABLE));
+}
 
 // The label with every run of digits made one '#': "3 unread" and "12 unread" are alike.
 std::string masked_label(std::string_view name)
@@ -87,8 +102,11 @@ std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, cons
                     std::size_t start)
 {
     const auto index = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].index; };
+    // Groups of controls are unnamed: alike by their shape alone.
+    const auto group = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].group; };
     std::size_t by_label = start + 1;
-    while (by_label < kids.size() && alike_by_label(s, index(start), index(by_label)))
+    while (by_label < kids.size() && !group(start) && !group(by_label) &&
+           alike_by_label(s, index(start), index(by_label)))
         ++by_label;
     if (by_label - start >= MIN_FOLD_RUN)
         return by_label;
@@ -113,6 +131,53 @@ bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& ro
     return true;
 }
 
+// Native toolkits leave most containers unnamed and untyped (GTK's header bars and button grids
+// are `panel`s and `filler`s), so a window whose regions are such containers had a skeleton of
+// its root and its scroll panes alone. An unnamed generic container outside documents (web pages
+// mark their regions) is a group when at least MIN_GROUP_CONTROLS controls lie loose in it:
+// below it through containers and other rows, but not inside a control (a button's inner
+// button), another row of the skeleton (a landmark, a named container, a smaller group) or a
+// popup (a menu, a combo box's list). So a header bar whose buttons sit in a few unnamed boxes
+// is one group, and the box that only wraps it is none. A container that holds regions (a
+// landmark, a named container, a document: Chromium's boxes around its toolbars and the page) is
+// a region of regions, not a group, whatever controls lie beside them: it would push the regions
+// it holds a level deeper. Indexed from the view's root.
+std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std::int32_t end)
+{
+    const auto n = static_cast<std::size_t>(end - req.root);
+    std::vector<char> group(n, 0), in_document(n, 0), holds_region(n, 0);
+    std::vector<std::int32_t> loose(n, 0);
+    for (std::int32_t i = req.root; i < end; ++i) {
+        const auto& e = s.elements[i];
+        const auto at = static_cast<std::size_t>(i - req.root);
+        in_document[at] = is_document(e.role) ||
+                          (i != req.root && in_document[static_cast<std::size_t>(e.parent - req.root)]);
+    }
+    for (std::int32_t i = end - 1; i >= req.root; --i) {
+        const auto& e = s.elements[i];
+        const auto at = static_cast<std::size_t>(i - req.root);
+        std::int32_t up = 0; // what it gives its parent
+        if (in_document[at] || e.role == "menu" || e.role == "popup_menu")
+            up = 0;
+        else if (is_control(e))
+            up = 1;
+        else if (i != req.root && qualifies_for_skeleton(e))
+            up = 0;
+        else if (is_generic_container_role(e.role) && e.name.empty() && !e.secure() && !holds_region[at] &&
+                 loose[at] >= MIN_GROUP_CONTROLS)
+            group[at] = 1;
+        else
+            up = loose[at];
+        if (i != req.root) {
+            const auto parent = static_cast<std::size_t>(e.parent - req.root);
+            loose[parent] += up;
+            holds_region[parent] = static_cast<char>(holds_region[parent] || holds_region[at] ||
+                                                     (qualifies_for_skeleton(e) && !is_control(e)));
+        }
+    }
+    return group;
+}
+
 // Every row that qualifies, each linked to its nearest qualifying ancestor, in preorder; pages no
 // one sees are one row each.
 std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
@@ -120,6 +185,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
     std::vector<Candidate> out;
     const auto& root = s.elements[req.root];
     const std::int32_t end = req.root + root.descendant_count + 1;
+    const auto groups = control_groups(s, req, end);
     // For each element of the subtree: the position of its nearest candidate ancestor-or-self.
     std::vector<std::int32_t> anchor(static_cast<std::size_t>(end - req.root), -1);
     for (std::int32_t i = req.root; i < end;) {
@@ -127,7 +193,8 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         const auto local = static_cast<std::size_t>(i - req.root);
         const std::int32_t parent = i == req.root ? -1 : anchor[static_cast<std::size_t>(e.parent - req.root)];
         // The root is a row even when it is no container, but never when it is a secure field.
-        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e);
+        const bool group = groups[local] != 0;
+        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e) || group;
         if (!row) {
             anchor[local] = parent;
             // A select's popup (Qt's list of a combo box's options, a browser's suggestions) is
@@ -137,6 +204,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         }
         anchor[local] = static_cast<std::int32_t>(out.size());
         out.push_back({i, parent, 0});
+        out.back().group = group && i != req.root;
         // A document of a window that shows, itself not showing, is a page no one sees (a tab in
         // the background, Firefox's preloaded New Tab): its row says it is there, and its
         // landmarks do not take the rows of the page on screen. Drill down to see them.
@@ -216,8 +284,9 @@ void fold_runs(const Snapshot& s, std::vector<Candidate>& cands)
             c.folded_away = true;
 }
 
-// Chooses up to max_elements candidates: the root, landmarks, then named containers, each class
-// breadth-first (by skeleton depth, then preorder). Says whether any candidate was left out.
+// Chooses up to max_elements candidates: the root, landmarks, named containers, then groups of
+// controls, each class breadth-first (by skeleton depth, then preorder). Says whether any
+// candidate was left out.
 bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_elements)
 {
     std::vector<std::size_t> order;
@@ -227,6 +296,8 @@ bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_e
     auto rank = [&](std::size_t c) {
         if (cands[c].parent < 0)
             return 0;
+        if (cands[c].group)
+            return 3;
         return is_landmark_role(s.elements[cands[c].index].role) ? 1 : 2;
     };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
