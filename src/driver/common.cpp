@@ -45,7 +45,7 @@ ArgSpec observe()
 ArgSpec delivery_mode()
 {
     return {.name = "delivery_mode", .type = ArgType::string,
-        .description = "background (default) or foreground (real input; takeover sessions only).",
+        .description = "background (default) or foreground (real input; takeover only).",
         .enum_values = {"background", "foreground"}, .strict = true};
 }
 

@@ -89,6 +89,20 @@ TEST(AtspiKeys, round_trip_and_refuse_what_is_not_ours)
     EXPECT_FALSE(is_object_key("|/org"));
 }
 
+// A heading's level attribute: a small positive number, else no level.
+TEST(AtspiRoles, heading_levels_are_small_positive_numbers)
+{
+    EXPECT_EQ(heading_level("1"), 1);
+    EXPECT_EQ(heading_level("2"), 2);
+    EXPECT_EQ(heading_level("12"), 12);
+    EXPECT_EQ(heading_level("0"), 0);
+    EXPECT_EQ(heading_level(""), 0);
+    EXPECT_EQ(heading_level("-1"), 0);
+    EXPECT_EQ(heading_level("2a"), 0);
+    EXPECT_EQ(heading_level("123"), 0);
+    EXPECT_EQ(heading_level(" 2"), 0);
+}
+
 // A Qt item view's cell: its key names the view, its index and a hash of its name, and reads back
 // as the view's child at that index; another name at the same place is another key.
 TEST(AtspiKeys, positional_keys_name_the_place_and_the_text)

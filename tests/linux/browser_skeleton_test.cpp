@@ -3,6 +3,10 @@
 // in Chromium the "N unread" badges, which Gecko leaves unnamed) folded into one row each, and the
 // folded rows' tokens shared with the full read. Both browsers read the page as deep: Firefox's
 // scroll pane around the page gives way to it, so its groups come within the default 4 levels.
+//
+// A documentation page (fixtures/web/docs.html, 65 headings) reads as its outline: the skeleton
+// names every chapter with its level, and a drill-down from a chapter's heading reads that
+// chapter, whose tokens act.
 
 #include "browser_acts.h"
 
@@ -82,6 +86,95 @@ TEST_F(ChatSkeleton, FirefoxNamesEveryLandmarkAndFoldsTheRepeatedContent)
     if (IsSkipped() || HasFatalFailure())
         return;
     check_skeleton(false);
+}
+
+class DocsOutline : public nd_test::BrowserActs {
+protected:
+    void check_outline();
+};
+
+void DocsOutline::check_outline()
+{
+    auto sk = call("get_window_state", {{"window_id", m_window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(sk.is_error) << sk.text;
+    const auto& rows = sk.s["elements"];
+    EXPECT_LE(rows.size(), 60u);
+    EXPECT_TRUE(sk.s["truncated"].get<bool>()) << "65 headings and the landmarks do not fit in 60 rows";
+    std::set<std::string> labels;
+    json chapter5;
+    int sections = 0;
+    for (const auto& row : rows) {
+        const auto label = row.value("label", "");
+        labels.insert(label);
+        if (row["role"] != "heading")
+            continue;
+        // Chapters before sections: the skeleton fills its rows level by level.
+        const int level = row.value("level", 0);
+        if (label.rfind("Chapter ", 0) == 0)
+            EXPECT_EQ(level, 2) << row.dump();
+        if (level == 3)
+            ++sections;
+        if (label == "Chapter 5: Text fields")
+            chapter5 = row;
+    }
+    for (const char* landmark : {"Search the docs", "Contents", "main", "Widget Toolkit Guide"})
+        EXPECT_TRUE(labels.count(landmark)) << landmark << " is missing from\n" << sk.text;
+    for (int n = 1; n <= 16; ++n) {
+        bool found = false;
+        for (const auto& label : labels)
+            found = found || label.rfind("Chapter " + std::to_string(n) + ":", 0) == 0;
+        EXPECT_TRUE(found) << "chapter " << n << " is missing from\n" << sk.text;
+    }
+    EXPECT_GT(sections, 0) << "the rows left after the chapters go to their sections";
+    ASSERT_FALSE(chapter5.is_null()) << sk.text;
+    // Its section: the chapter's paragraphs, its three sections and the button, up to chapter 6.
+    EXPECT_GT(chapter5.value("section_count", 0), 8) << chapter5.dump();
+
+    auto part = call("get_window_state", {{"window_id", m_window["window_id"]}, {"root", chapter5["element_token"]}});
+    ASSERT_FALSE(part.is_error) << part.text;
+    EXPECT_EQ(part.s["root"], chapter5["element_token"]);
+    EXPECT_EQ(part.s["snapshot_id"], sk.s["snapshot_id"]);
+    std::set<std::string> names;
+    json copy;
+    for (const auto& row : part.s["elements"]) {
+        names.insert(row.value("name", ""));
+        if (row["role"] == "push_button" && row.value("name", "") == "Copy example")
+            copy = row;
+    }
+    for (const char* name : {"Chapter 5: Text fields", "Text fields: Overview", "Text fields: Parameters", "Text fields: Example"})
+        EXPECT_TRUE(names.count(name)) << name << " is missing from\n" << part.text;
+    for (const char* name : {"Chapter 4: Buttons", "Buttons: Example", "Chapter 6: Lists", "Lists: Overview"})
+        EXPECT_FALSE(names.count(name)) << name << " is outside chapter 5, yet in\n" << part.text;
+    EXPECT_EQ(part.s["elements"].size(), chapter5["section_count"].get<std::size_t>()) << part.text;
+    ASSERT_FALSE(copy.is_null()) << part.text;
+
+    // A token of the section acts.
+    auto r = call("click", {{"element_token", copy["element_token"]}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    EXPECT_TRUE(eventually([](const json& all) {
+        for (const auto& row : all["elements"])
+            if (row["role"] == "push_button" && row.value("name", "") == "Copied")
+                return true;
+        return false;
+    })) << "the button did not say Copied";
+    std::printf("docs page: %zu skeleton rows (%d sections), %zu bytes of text; chapter 5: %zu rows\n", rows.size(),
+        sections, sk.text.size(), part.s["elements"].size());
+}
+
+TEST_F(DocsOutline, ChromiumReadsTheChaptersAndEachChaptersSection)
+{
+    open_chromium("docs.html", 400, "1200,900");
+    if (IsSkipped() || HasFatalFailure())
+        return;
+    check_outline();
+}
+
+TEST_F(DocsOutline, FirefoxReadsTheChaptersAndEachChaptersSection)
+{
+    open_firefox("docs.html", 250, "1200", "900");
+    if (IsSkipped() || HasFatalFailure())
+        return;
+    check_outline();
 }
 
 } // namespace

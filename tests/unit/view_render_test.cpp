@@ -305,6 +305,36 @@ TEST(RowsJson, AFoldedRunSaysHowManyAndWhereItEnds)
                                "  [1] panel \"Reactions\" children=1 descendants=1 alike=4 to [7]\n");
 }
 
+// A page's heading says its level in both views, and its skeleton row how many elements its
+// section holds (what a drill-down from it reads).
+TEST(ViewText, HeadingsSayTheirLevelAndSection)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Docs");
+    t.add(0, "document_web", "Docs");
+    t.add(1, "heading", "Install");
+    t.at(2).level = 2;
+    t.add(2, "static", "Install");
+    t.add(1, "paragraph");
+    t.add(1, "heading", "Usage");
+    t.at(5).level = 2;
+    const auto s = t.snapshot("s4");
+    const auto sk = project(s, skeleton_request());
+    EXPECT_EQ(view_text(s, sk), "[0] frame \"Docs\" children=1 descendants=5\n"
+                                "  [1] document_web \"Docs\" children=3 descendants=4\n"
+                                "    [2] heading \"Install\" children=1 descendants=1 level=2 section=3\n"
+                                "    [5] heading \"Usage\" children=0 descendants=0 level=2 section=1\n");
+    const auto rows = rows_json(s, sk);
+    EXPECT_EQ(rows[2]["level"], 2);
+    EXPECT_EQ(rows[2]["section_count"], 3);
+    EXPECT_FALSE(rows[1].contains("level"));
+    EXPECT_FALSE(rows[1].contains("section_count"));
+    const auto full = project(s, ViewRequest{});
+    EXPECT_NE(view_text(s, full).find("[2] heading \"Install\" level=2\n"), std::string::npos) << view_text(s, full);
+    EXPECT_EQ(rows_json(s, full)[2]["level"], 2);
+    EXPECT_FALSE(rows_json(s, full)[2].contains("section_count"));
+}
+
 // A sheet that manages its descendants (a Calc sheet reports 2^31-1 children): its children in the
 // snapshot are the visible cells, and its row says how big the whole is, in both views.
 Snapshot managed_sheet()

@@ -503,6 +503,121 @@ TEST(SkeletonView, UnnamedGroupsFoldOnlyByShape)
     EXPECT_EQ(rows(project(t.snapshot(), skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {5, 0, 1}, {9, 0, 1}}));
 }
 
+// A documentation page: headings in a landmark, one in a wrapper (Wikipedia's `mw-heading` box),
+// one in the footer, one unnamed, and a heading of the window outside any document.
+//  0 frame "Docs"
+//    1 document_web "Docs"
+//      2 landmark "main"
+//        3 heading "Intro" (1)
+//          4 static "Intro"
+//        5 paragraph
+//          6 static "Welcome"
+//        7 section ""                  a wrapper: no row
+//          8 heading "Install" (2)
+//            9 static "Install"
+//        10 paragraph
+//        11 heading "From source" (3)
+//        12 paragraph
+//        13 heading "Usage" (2)
+//        14 paragraph
+//      15 landmark "contentinfo"
+//        16 heading "Footer" (2)
+//        17 heading "" (2)             unnamed: no row
+//    18 heading "Native"               outside a document: no row
+TreeBuilder doc_page()
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Docs");
+    t.add(0, "document_web", "Docs");
+    t.add(1, "landmark", "main");
+    auto heading = [&t](std::int32_t parent, const char* name, std::int32_t level) {
+        const auto h = t.add(parent, "heading", name);
+        t.at(h).level = level;
+        return h;
+    };
+    heading(2, "Intro", 1);
+    t.add(3, "static", "Intro");
+    t.add(2, "paragraph");
+    t.add(5, "static", "Welcome");
+    t.add(2, "section");
+    heading(7, "Install", 2);
+    t.add(8, "static", "Install");
+    t.add(2, "paragraph");
+    heading(2, "From source", 3);
+    t.add(2, "paragraph");
+    heading(2, "Usage", 2);
+    t.add(2, "paragraph");
+    t.add(1, "landmark", "contentinfo");
+    heading(15, "Footer", 2);
+    heading(15, "", 2);
+    t.add(0, "heading", "Native");
+    return t;
+}
+
+TEST(Outline, APagesNamedHeadingsAreSkeletonRowsTopLevelsFirst)
+{
+    const auto s = doc_page().snapshot();
+    const auto v = project(s, skeleton());
+    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {8, 2, 3}, {11, 2, 3},
+                           {13, 2, 3}, {15, 1, 2}, {16, 15, 3}}));
+    expect_consistent(v);
+    // When rows run short, landmarks come first, then headings by level, each level in page order.
+    EXPECT_EQ(rows(project(s, skeleton(0, 6))),
+              (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {8, 2, 3}, {15, 1, 2}}));
+    EXPECT_TRUE(project(s, skeleton(0, 6)).truncated);
+}
+
+TEST(Outline, ADrillDownFromAHeadingReadsItsSection)
+{
+    const auto s = doc_page().snapshot();
+    EXPECT_EQ(section_end(s, 8), 13) << "Install ends where the next heading of level 2 begins";
+    // Its section: the heading, and what follows it up to Usage, each row under its parent when
+    // that is a row of the view.
+    EXPECT_EQ(rows(project(s, full(8))), (std::vector<Row>{{8, -1, 0}, {9, 8, 1}, {10, -1, 0}, {11, -1, 0}, {12, -1, 0}}));
+    EXPECT_EQ(rows(project(s, full(11))), (std::vector<Row>{{11, -1, 0}, {12, -1, 0}})) << "a deeper level ends sooner";
+    EXPECT_EQ(rows(project(s, full(13))), (std::vector<Row>{{13, -1, 0}, {14, -1, 0}})) << "never past its landmark";
+    EXPECT_EQ(section_end(s, 3), 15) << "the top heading holds the rest of main";
+    EXPECT_EQ(rows(project(s, full(3))).size(), 12u);
+    EXPECT_EQ(rows(project(s, full(16))), (std::vector<Row>{{16, -1, 0}})) << "a heading of its level, even unnamed, ends it";
+    EXPECT_EQ(rows(project(s, full(18))), (std::vector<Row>{{18, -1, 0}})) << "outside a document: its own subtree";
+    EXPECT_EQ(section_end(s, 2), 15) << "no heading: its subtree";
+    // The limits hold as for any drill-down.
+    const auto cut = project(s, full(8, 2));
+    EXPECT_EQ(rows(cut), (std::vector<Row>{{8, -1, 0}, {9, 8, 1}}));
+    EXPECT_TRUE(cut.truncated);
+    const auto shallow = project(s, full(8, 250, 0));
+    EXPECT_EQ(rows(shallow), (std::vector<Row>{{8, -1, 0}, {10, -1, 0}, {11, -1, 0}, {12, -1, 0}}));
+    EXPECT_TRUE(shallow.truncated);
+    // A heading whose level the toolkit did not give ends at the next heading of any level.
+    auto t = doc_page();
+    t.at(8).level = 0;
+    EXPECT_EQ(section_end(t.snapshot(), 8), 11);
+}
+
+TEST(Outline, HeadingsFoldByTheirLabelsOnly)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Guide");
+    t.add(0, "document_web", "Guide");
+    const auto main = t.add(1, "landmark", "main");
+    for (const char* name : {"Step 1", "Step 2", "Step 3"}) { // 3-5: alike by label
+        const auto h = t.add(main, "heading", name);
+        t.at(h).level = 2;
+    }
+    for (const char* name : {"Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta"}) {
+        const auto h = t.add(main, "heading", name); // 6-21: alike by shape, every one a row
+        t.at(h).level = 3;
+        t.add(h, "static", name);
+    }
+    const auto v = project(t.snapshot(), skeleton());
+    ASSERT_EQ(v.rows.size(), 3u + 1u + 8u);
+    EXPECT_EQ(v.rows[3].index, 3);
+    EXPECT_EQ(v.rows[3].fold_count, 3);
+    EXPECT_EQ(v.rows[3].fold_last, 5);
+    for (std::size_t k = 4; k < v.rows.size(); ++k)
+        EXPECT_EQ(v.rows[k].fold_count, 0) << v.rows[k].index;
+}
+
 TEST(SkeletonView, ViewsShareRowNumbers)
 {
     // A row's element_index is its snapshot index in every view, so tokens agree across views.

@@ -101,6 +101,9 @@ struct Element {
     std::string value; // text or value; empty for secure fields (a backend never reads them)
     std::string description;
     std::uint32_t states = 0;
+    // A heading's level (1 for a page's top heading, as h1 … h6 and aria-level say); 0 when the
+    // element is no heading or the toolkit does not say.
+    std::int32_t level = 0;
     std::vector<std::string> actions; // the element's own action names, e.g. click, activate
     // The backend asked each action for its name after a bulk read left some empty (Chromium): a
     // name still empty is the app's own (LibreOffice's menus), not one to ask for again.

@@ -127,6 +127,15 @@ void text_field(JsonWriter& w, std::string_view key, std::string_view text, std:
         w.field(key, cut_text(text, max_chars));
 }
 
+// A skeleton row of a heading says how many elements its section holds: what a drill-down from it
+// reads (views.h). 0 for any other row.
+std::int32_t section_size(const Snapshot& s, const View& v, const ViewRow& row)
+{
+    if (v.kind != ViewKind::skeleton || !is_outline_heading(s, row.index))
+        return 0;
+    return section_end(s, row.index) - row.index;
+}
+
 // A row's object begins with its index and token: what the snapshot's id alone changes.
 // `token` is scratch space, reused row after row: a window of thousands of rows allocates once.
 void write_row_head(JsonWriter& w, const Snapshot& s, const ViewRow& row, std::string& token)
@@ -146,10 +155,14 @@ std::size_t write_row(JsonWriter& w, const Snapshot& s, const View& v, const Vie
     write_row_head(w, s, row, token);
     const auto tail = w.size();
     w.field("role", e.role);
+    if (e.level > 0)
+        w.field("level", e.level);
     if (v.kind == ViewKind::skeleton) {
         text_field(w, "label", e.name, LABEL_MAX_CHARS);
         if (row.fold_count > 0)
             w.key("alike").begin_object().field("count", row.fold_count).field("last_index", row.fold_last).end_object();
+        if (const auto section = section_size(s, v, row); section > 0)
+            w.field("section_count", section);
     } else {
         text_field(w, "name", e.name, NAME_MAX_CHARS);
         if (e.secure())
@@ -203,6 +216,15 @@ void append_state_words(std::string& out, const Element& e)
         out.push_back(')');
 }
 
+// " level=2" on a heading whose level the toolkit gave.
+void append_level(std::string& out, const Element& e)
+{
+    if (e.level <= 0)
+        return;
+    out.append(" level=");
+    append_int(out, e.level);
+}
+
 // One row's text line.
 void append_line(std::string& out, const Snapshot& s, const View& v, const ViewRow& row)
 {
@@ -227,9 +249,15 @@ void append_line(std::string& out, const Snapshot& s, const View& v, const ViewR
             append_int(out, row.fold_last);
             out.push_back(']');
         }
+        append_level(out, e);
+        if (const auto section = section_size(s, v, row); section > 0) {
+            out.append(" section=");
+            append_int(out, section);
+        }
         append_managed(out, e.managed);
     } else {
         append_quoted_cut(out, e.name, NAME_MAX_CHARS);
+        append_level(out, e);
         if (!e.secure() && !e.value.empty()) {
             out.append(" = ");
             append_quoted_cut(out, e.value, VALUE_MAX_CHARS);

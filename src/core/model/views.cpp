@@ -32,12 +32,17 @@ bool contains(const Array& roles, std::string_view role)
 View project_full(const Snapshot& s, const ViewRequest& req)
 {
     View v{ViewKind::full, req.root, {}, false};
-    const auto& root = s.elements[req.root];
-    const std::int32_t end = req.root + root.descendant_count + 1;
+    const std::int32_t end = section_end(s, req.root);
     v.rows.reserve(static_cast<std::size_t>(std::min(req.max_elements, end - req.root)));
+    // A heading's section holds elements outside the heading's subtree: a row's parent is the
+    // element's parent when that is a row of the view, else none, and its depth follows from that.
+    // For a subtree, in preorder, a row's parent is always a row too: cuts skip whole subtrees.
+    std::vector<std::int32_t> view_depth(static_cast<std::size_t>(end - req.root), -1);
     for (std::int32_t i = req.root; i < end;) {
         const auto& e = s.elements[i];
-        const std::int32_t rel = e.depth - root.depth;
+        const bool parent_row = i != req.root && e.parent >= req.root &&
+                                view_depth[static_cast<std::size_t>(e.parent - req.root)] >= 0;
+        const std::int32_t rel = parent_row ? view_depth[static_cast<std::size_t>(e.parent - req.root)] + 1 : 0;
         if (rel > req.max_depth) {
             v.truncated = true;
             i += e.descendant_count + 1;
@@ -47,8 +52,8 @@ View project_full(const Snapshot& s, const ViewRequest& req)
             v.truncated = true;
             break;
         }
-        // In preorder a row's parent is always a row too: depth and count cuts skip whole subtrees.
-        v.rows.push_back({i, i == req.root ? -1 : e.parent, rel});
+        view_depth[static_cast<std::size_t>(i - req.root)] = rel;
+        v.rows.push_back({i, parent_row ? e.parent : -1, rel});
         ++i;
     }
     return v;
@@ -68,6 +73,46 @@ bool qualifies_for_skeleton(const Element& e)
     if (is_landmark_role(e.role))
         return true;
     return is_generic_container_role(e.role) && !e.name.empty();
+}
+
+bool is_document_role(std::string_view role) { return role == "document" || role.substr(0, 9) == "document_"; }
+
+bool in_document(const Snapshot& s, std::int32_t index)
+{
+    for (auto at = index; at >= 0; at = s.elements[at].parent)
+        if (is_document_role(s.elements[at].role))
+            return true;
+    return false;
+}
+
+bool is_outline_heading(const Snapshot& s, std::int32_t index)
+{
+    const auto& e = s.elements[index];
+    return e.role == "heading" && !e.name.empty() && !e.secure() && in_document(s, index);
+}
+
+std::int32_t section_end(const Snapshot& s, std::int32_t index)
+{
+    const auto& h = s.elements[index];
+    const std::int32_t own_end = index + h.descendant_count + 1;
+    if (!is_outline_heading(s, index))
+        return own_end;
+    // The section stays inside the region that holds the heading.
+    std::int32_t bound = s.size();
+    for (auto up = h.parent; up >= 0; up = s.elements[up].parent) {
+        const auto& a = s.elements[up];
+        if (qualifies_for_skeleton(a) || is_document_role(a.role)) {
+            bound = up + a.descendant_count + 1;
+            break;
+        }
+    }
+    // A heading whose level is unknown ends, and is ended by, any heading.
+    for (std::int32_t j = own_end; j < bound; ++j) {
+        const auto& e = s.elements[j];
+        if (e.role == "heading" && (h.level <= 0 || e.level <= 0 || e.level <= h.level))
+            return j;
+    }
+    return bound;
 }
 
 View project(const Snapshot& s, const ViewRequest& req)

@@ -60,6 +60,17 @@ bool is_landmark_role(std::string_view role);
 bool is_generic_container_role(std::string_view role);
 bool qualifies_for_skeleton(const Element&);
 
+// A document's outline (docs/tokens.md, "Headings"): a named heading inside a document is a
+// skeleton row, and a view drilled down from it reads its section: the heading and what follows
+// it in page order up to the next heading of its level or higher (a lower number), within the
+// nearest landmark, named container or document that holds it.
+bool is_document_role(std::string_view role);
+bool in_document(const Snapshot&, std::int32_t index);
+bool is_outline_heading(const Snapshot&, std::int32_t index);
+// One past the section's last element; for an element that is no outline heading, one past its
+// last descendant.
+std::int32_t section_end(const Snapshot&, std::int32_t index);
+
 // Cuts UTF-8 text to at most max_chars characters; a cut text ends with "…" (counted).
 std::string cut_text(std::string_view text, std::int32_t max_chars);
 

@@ -1,15 +1,16 @@
 // The skeleton view (docs/tokens.md, "Skeleton"). Literal §3 keeps every row that qualifies in
 // preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
 // reaches its composer. So the skeleton is built in four passes:
-//   1. candidates: the rows that qualify (views.cpp) and groups of controls in unnamed containers
-//      outside documents, to max_depth skeleton levels (an unnamed
+//   1. candidates: the rows that qualify (views.cpp), the named headings of documents, and groups
+//      of controls in unnamed containers outside documents, to max_depth skeleton levels (an unnamed
 //      wrapper of one child that holds its only candidate gives way to that candidate);
 //   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
 //      same label once digits are masked, or eight or more with the same child roles) becomes its
 //      first element's row, which says how many and where the run ends; the rest of the run and what
 //      lies below it go;
-//   3. choosing: the root, then landmarks breadth-first, then named containers, then unnamed groups
-//      of controls (control_groups), each breadth-first, until max_elements;
+//   3. choosing: the root, then landmarks breadth-first, then named containers, then a document's
+//      headings by level (its outline, views.h), then unnamed groups of controls (control_groups),
+//      until max_elements;
 //   4. linking: the chosen rows in preorder, each under its nearest chosen ancestor.
 // Row numbers stay the snapshot's, so tokens are shared with full views and drill-downs.
 
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace nd_core {
@@ -40,6 +42,7 @@ struct Candidate {
     bool folded_away = false; // inside a run that another candidate stands for
     bool chosen = false;
     bool group = false;       // an unnamed group of controls (control_groups)
+    bool heading = false;     // a named heading of a document: its outline (views.h)
 };
 
 bool is_control(const Element& e)
@@ -104,29 +107,31 @@ std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, cons
     const auto index = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].index; };
     // Groups of controls are unnamed: alike by their shape alone.
     const auto group = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].group; };
+    // Headings fold by their labels only: every heading of a page has the shape of a heading.
+    const auto heading = [&](std::size_t k) { return cands[static_cast<std::size_t>(kids[k])].heading; };
     std::size_t by_label = start + 1;
     while (by_label < kids.size() && !group(start) && !group(by_label) &&
            alike_by_label(s, index(start), index(by_label)))
         ++by_label;
     if (by_label - start >= MIN_FOLD_RUN)
         return by_label;
+    if (heading(start))
+        return start + 1;
     std::size_t by_shape = start + 1;
     while (by_shape < kids.size() && alike_by_shape(s, index(start), index(by_shape)))
         ++by_shape;
     return by_shape - start >= MIN_SHAPE_RUN ? by_shape : start + 1;
 }
 
-bool is_document(std::string_view role) { return role == "document" || role.substr(0, 9) == "document_"; }
-
 // A page of the window that is not on screen: a document not showing in a window that shows, and
 // no frame of another page (an iframe scrolled out of view is part of a page a person scrolls).
 bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& root)
 {
     const auto& e = s.elements[index];
-    if (!is_document(e.role) || !root.is(STATE_SHOWING) || e.is(STATE_SHOWING))
+    if (!is_document_role(e.role) || !root.is(STATE_SHOWING) || e.is(STATE_SHOWING))
         return false;
     for (auto up = e.parent; up >= 0; up = s.elements[up].parent)
-        if (is_document(s.elements[up].role))
+        if (is_document_role(s.elements[up].role))
             return false;
     return true;
 }
@@ -150,7 +155,7 @@ std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std:
     for (std::int32_t i = req.root; i < end; ++i) {
         const auto& e = s.elements[i];
         const auto at = static_cast<std::size_t>(i - req.root);
-        in_document[at] = is_document(e.role) ||
+        in_document[at] = is_document_role(e.role) ||
                           (i != req.root && in_document[static_cast<std::size_t>(e.parent - req.root)]);
     }
     for (std::int32_t i = end - 1; i >= req.root; --i) {
@@ -194,7 +199,8 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         const std::int32_t parent = i == req.root ? -1 : anchor[static_cast<std::size_t>(e.parent - req.root)];
         // The root is a row even when it is no container, but never when it is a secure field.
         const bool group = groups[local] != 0;
-        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e) || group;
+        const bool heading = i != req.root && is_outline_heading(s, i);
+        const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e) || group || heading;
         if (!row) {
             anchor[local] = parent;
             // A select's popup (Qt's list of a combo box's options, a browser's suggestions) is
@@ -205,6 +211,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         anchor[local] = static_cast<std::int32_t>(out.size());
         out.push_back({i, parent, 0});
         out.back().group = group && i != req.root;
+        out.back().heading = heading;
         // A document of a window that shows, itself not showing, is a page no one sees (a tab in
         // the background, Firefox's preloaded New Tab): its row says it is there, and its
         // landmarks do not take the rows of the page on screen. Drill down to see them.
@@ -284,9 +291,9 @@ void fold_runs(const Snapshot& s, std::vector<Candidate>& cands)
             c.folded_away = true;
 }
 
-// Chooses up to max_elements candidates: the root, landmarks, named containers, then groups of
-// controls, each class breadth-first (by skeleton depth, then preorder). Says whether any
-// candidate was left out.
+// Chooses up to max_elements candidates: the root, landmarks, named containers, headings, then
+// groups of controls, each class breadth-first (by skeleton depth, then preorder; headings by
+// their level, then preorder). Says whether any candidate was left out.
 bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_elements)
 {
     std::vector<std::size_t> order;
@@ -297,13 +304,22 @@ bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_e
         if (cands[c].parent < 0)
             return 0;
         if (cands[c].group)
+            return 4;
+        if (cands[c].heading)
             return 3;
         return is_landmark_role(s.elements[cands[c].index].role) ? 1 : 2;
+    };
+    // A heading whose level is unknown comes after every level.
+    auto breadth = [&](std::size_t c) {
+        if (!cands[c].heading)
+            return cands[c].depth;
+        const auto level = s.elements[cands[c].index].level;
+        return level > 0 ? level : std::numeric_limits<std::int32_t>::max();
     };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         if (rank(a) != rank(b))
             return rank(a) < rank(b);
-        return cands[a].depth < cands[b].depth;
+        return breadth(a) < breadth(b);
     });
     const auto take = std::min(order.size(), static_cast<std::size_t>(std::max(max_elements, 0)));
     for (std::size_t k = 0; k < take; ++k)

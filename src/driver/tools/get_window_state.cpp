@@ -147,11 +147,12 @@ nlohmann::json schema()
     nlohmann::json row = {{"type", "object"},
         {"properties",
             {{"element_index", {{"type", "integer"}}}, {"element_token", {{"type", "string"}}},
-                {"role", {{"type", "string"}}}, {"label", {{"type", "string"}, {"maxLength", 80}}},
+                {"role", {{"type", "string"}}}, {"level", {{"type", "integer"}}}, {"label", {{"type", "string"}, {"maxLength", 80}}},
                 {"alike",
                     {{"type", "object"},
                         {"properties", {{"count", {{"type", "integer"}}}, {"last_index", {{"type", "integer"}}}}},
                         {"required", {"count", "last_index"}}}},
+                {"section_count", {{"type", "integer"}}},
                 {"name", {{"type", "string"}}}, {"value", {{"type", "string"}}}, {"value_redacted", {{"const", true}}},
                 {"states", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                 {"actions", {{"type", "array"}, {"items", {{"type", "string"}}}}}, {"parent_index", int_or_null},
@@ -194,10 +195,10 @@ ToolDef get_window_state()
             .args = concat(arg::window_target(),
                 {
                     {.name = "skeleton", .type = ArgType::boolean,
-                        .description = "Containers and landmarks only; alike siblings fold into one row (max_elements 60 "
-                                       "by default, at most 200; max_depth 4)."},
+                        .description = "Containers, landmarks and page headings; alike siblings fold into one row (max_elements 60 by "
+                                       "default, at most 200; max_depth 4)."},
                     {.name = "root", .type = ArgType::string,
-                        .description = "Read only this token's element and its descendants.",
+                        .description = "Read this token's element and descendants (a page heading: its section).",
                         .strict = true, .max_length = 64},
                     {.name = "max_elements", .type = ArgType::integer,
                         .description = "Rows at most (default 250; skeleton 60, at most 200).", .min = 1, .max = 5000},

@@ -175,4 +175,17 @@ bool is_secure_role(std::uint32_t role)
     return role == ATSPI_ROLE_PASSWORD_TEXT || nd_core::is_secure_element(atspi_role_name(role), 0);
 }
 
+std::int32_t heading_level(std::string_view attribute)
+{
+    if (attribute.empty() || attribute.size() > 2)
+        return 0;
+    std::int32_t level = 0;
+    for (char c : attribute) {
+        if (c < '0' || c > '9')
+            return 0;
+        level = level * 10 + (c - '0');
+    }
+    return level;
+}
+
 } // namespace nd_linux

@@ -91,6 +91,9 @@ bool is_item_view_role(std::uint32_t role);
 bool is_panel_role(std::uint32_t role);
 bool is_label_role(std::uint32_t role);
 bool is_value_role(std::uint32_t role);
+// A heading's level from its `level` attribute ("2"; aria-level may say up to 9 and more): 1 to
+// 99, else 0 (not a level).
+std::int32_t heading_level(std::string_view attribute);
 // Password roles, and any role the policy reads as secure (errs towards secure).
 bool is_secure_role(std::uint32_t role);
 

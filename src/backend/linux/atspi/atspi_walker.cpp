@@ -36,6 +36,7 @@ struct TreeWalk::Node {
     std::vector<std::string> actions;
     std::string value;
     std::string landmark; // an unnamed ARIA landmark's kind (xml-roles: banner, main, contentinfo, ...)
+    std::int32_t level = 0; // a heading's level (the attribute `level`), 0 when not given
 };
 
 namespace {
@@ -162,12 +163,20 @@ void TreeWalk::facts_arrived(int index)
                                          node.frame.h > 0;
                     });
 
-    // An unnamed landmark reads as what it is: its ARIA kind (xml-roles), one call for a few rows.
-    if (n.props.name.empty() && (atspi_role_name(n.role) == "landmark" || atspi_role_name(n.role) == "form"))
+    // An unnamed landmark reads as what it is: its ARIA kind (xml-roles), and a heading says its
+    // level (a page's outline, docs/tokens.md): one call for a few rows.
+    const auto role = atspi_role_name(n.role);
+    if (n.props.name.empty() && (role == "landmark" || role == "form"))
         m_batch.add({n.ref.bus, n.ref.path, IFACE_ACCESSIBLE, "GetAttributes"}, {}, [this, index](const Reply& r) {
             std::string kind;
             if (r.ok() && read_attribute(r.message, "xml-roles", kind) >= 0)
                 m_nodes[static_cast<std::size_t>(index)]->landmark = cut_utf8(kind, 64);
+        });
+    else if (role == "heading")
+        m_batch.add({n.ref.bus, n.ref.path, IFACE_ACCESSIBLE, "GetAttributes"}, {}, [this, index](const Reply& r) {
+            std::string level;
+            if (r.ok() && read_attribute(r.message, "level", level) >= 0)
+                m_nodes[static_cast<std::size_t>(index)]->level = heading_level(level);
         });
     if (n.interfaces & IF_ACTION)
         m_batch.add({n.ref.bus, n.ref.path, IFACE_ACTION, "GetActions"}, {}, [this, index](const Reply& r) {
@@ -442,6 +451,7 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.description = n.props.description;
     e.value = n.secure ? std::string() : n.value;
     e.states = map_states(n.role, n.states) | (n.secure ? nd_core::STATE_SECURE : 0u);
+    e.level = n.level;
     if (showing(n.states))
         e.states |= nd_core::STATE_SHOWING;
     e.actions = n.actions;
