@@ -594,6 +594,36 @@ TEST(Outline, ADrillDownFromAHeadingReadsItsSection)
     EXPECT_EQ(section_end(t.snapshot(), 8), 11);
 }
 
+// A manual's bullet lists and tables of options are its text: after its headings. A native
+// window's unnamed list is a region of the window, as before.
+TEST(Outline, APagesUnnamedListsAndTablesComeAfterItsHeadings)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Manual");
+    t.add(0, "document_web", "Manual");                 // 1
+    const auto main = t.add(1, "landmark", "main");     // 2
+    for (const char* name : {"Options", "Files"}) {
+        const auto list = t.add(main, "list");          // 3, 7: unnamed content
+        t.add(list, "list_item", "-v");
+        const auto h = t.add(main, "heading", name);    // 5, 9
+        t.at(h).level = 2;
+        t.add(main, "paragraph");
+    }
+    const auto table = t.add(main, "table", "Flags");   // 11: named: a landmark
+    t.add(table, "table_cell", "x");
+    t.add(0, "list");                                   // 13: a native list
+    t.add(13, "list_item", "row");
+    t.add(0, "panel", "Status");                        // 15: a named container
+    t.add(15, "label", "ok");
+    const auto s = t.snapshot();
+    // Landmarks (the native list and the named table among them), the named container, the
+    // headings, then the page's unnamed lists.
+    EXPECT_EQ(rows(project(s, skeleton(0, 8))),
+              (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {5, 2, 3}, {9, 2, 3}, {11, 2, 3}, {13, 0, 1}, {15, 0, 1}}));
+    EXPECT_EQ(rows(project(s, skeleton(0, 9))).size(), 9u);
+    EXPECT_EQ(rows(project(s, skeleton(0, 9)))[3].index, 3) << "the first unnamed list comes next";
+}
+
 TEST(Outline, HeadingsFoldByTheirLabelsOnly)
 {
     TreeBuilder t;

@@ -9,8 +9,8 @@
 //      first element's row, which says how many and where the run ends; the rest of the run and what
 //      lies below it go;
 //   3. choosing: the root, then landmarks breadth-first, then named containers, then a document's
-//      headings by level (its outline, views.h), then unnamed groups of controls (control_groups),
-//      until max_elements;
+//      headings by level (its outline, views.h), then its unnamed lists and tables
+//      (content_structure), then unnamed groups of controls (control_groups), until max_elements;
 //   4. linking: the chosen rows in preorder, each under its nearest chosen ancestor.
 // Row numbers stay the snapshot's, so tokens are shared with full views and drill-downs.
 
@@ -43,6 +43,7 @@ struct Candidate {
     bool chosen = false;
     bool group = false;       // an unnamed group of controls (control_groups)
     bool heading = false;     // a named heading of a document: its outline (views.h)
+    bool content = false;     // an unnamed list or table of a document's text (content_structure)
 };
 
 bool is_control(const Element& e)
@@ -183,6 +184,19 @@ std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std:
     return group;
 }
 
+// An unnamed list or table inside a document is part of the text (a page's bullet lists, a table
+// of options in a manual): Node.js's API pages hold 49 in `main`, and as landmarks they took every
+// row before the page's headings. They come after the outline. Named ones, and those of native
+// windows (GTK's lists and trees are rarely named), are landmarks like any other.
+bool content_structure(const Snapshot& s, std::int32_t index)
+{
+    using namespace std::string_view_literals;
+    static constexpr std::string_view roles[] = {"list"sv, "list_box"sv, "table"sv, "tree"sv, "tree_table"sv};
+    const auto& e = s.elements[index];
+    return e.name.empty() && std::find(std::begin(roles), std::end(roles), e.role) != std::end(roles) &&
+           in_document(s, index);
+}
+
 // Every row that qualifies, each linked to its nearest qualifying ancestor, in preorder; pages no
 // one sees are one row each.
 std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
@@ -212,6 +226,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         out.push_back({i, parent, 0});
         out.back().group = group && i != req.root;
         out.back().heading = heading;
+        out.back().content = i != req.root && content_structure(s, i);
         // A document of a window that shows, itself not showing, is a page no one sees (a tab in
         // the background, Firefox's preloaded New Tab): its row says it is there, and its
         // landmarks do not take the rows of the page on screen. Drill down to see them.
@@ -291,9 +306,10 @@ void fold_runs(const Snapshot& s, std::vector<Candidate>& cands)
             c.folded_away = true;
 }
 
-// Chooses up to max_elements candidates: the root, landmarks, named containers, headings, then
-// groups of controls, each class breadth-first (by skeleton depth, then preorder; headings by
-// their level, then preorder). Says whether any candidate was left out.
+// Chooses up to max_elements candidates: the root, landmarks, named containers, headings, a
+// document's unnamed lists and tables, then groups of controls, each class breadth-first (by
+// skeleton depth, then preorder; headings by their level, then preorder). Says whether any
+// candidate was left out.
 bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_elements)
 {
     std::vector<std::size_t> order;
@@ -304,6 +320,8 @@ bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_e
         if (cands[c].parent < 0)
             return 0;
         if (cands[c].group)
+            return 5;
+        if (cands[c].content)
             return 4;
         if (cands[c].heading)
             return 3;
