@@ -624,6 +624,21 @@ TEST(Outline, APagesUnnamedListsAndTablesComeAfterItsHeadings)
     EXPECT_EQ(rows(project(s, skeleton(0, 9)))[3].index, 3) << "the first unnamed list comes next";
 }
 
+// A region named by its heading (`<section aria-labelledby>`) is the heading's row already.
+TEST(Outline, ARegionNamedByItsHeadingIsItsOnlyRow)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "MDN");
+    t.add(0, "document_web", "MDN");
+    const auto main = t.add(1, "landmark", "main");
+    const auto region = t.add(main, "landmark", "Syntax"); // 3
+    t.at(t.add(region, "heading", "Syntax")).level = 2;   // 4: the region's name
+    t.at(t.add(region, "heading", "Parameters")).level = 3; // 5
+    t.add(region, "paragraph");
+    EXPECT_EQ(rows(project(t.snapshot(), skeleton())),
+              (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {5, 3, 4}}));
+}
+
 TEST(Outline, HeadingsFoldByTheirLabelsOnly)
 {
     TreeBuilder t;

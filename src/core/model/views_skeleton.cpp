@@ -213,7 +213,10 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         const std::int32_t parent = i == req.root ? -1 : anchor[static_cast<std::size_t>(e.parent - req.root)];
         // The root is a row even when it is no container, but never when it is a secure field.
         const bool group = groups[local] != 0;
-        const bool heading = i != req.root && is_outline_heading(s, i);
+        // A region named by its heading (`<section aria-labelledby>`, as MDN builds its pages)
+        // says what the heading would: the heading is no row of its own.
+        const bool heading = i != req.root && is_outline_heading(s, i) &&
+                             !(parent >= 0 && s.elements[out[static_cast<std::size_t>(parent)].index].name == e.name);
         const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e) || group || heading;
         if (!row) {
             anchor[local] = parent;
