@@ -639,6 +639,38 @@ TEST(Outline, ARegionNamedByItsHeadingIsItsOnlyRow)
               (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {3, 2, 3}, {5, 3, 4}}));
 }
 
+// A list of cards, each with its heading: a card's section is the rest of its card, not the next
+// card's box; and a chapter's section leaves out the box around the next chapter's heading.
+TEST(Outline, ASectionEndsBeforeTheBoxOfTheNextHeading)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Results");
+    t.add(0, "document_web", "Results");                // 1
+    const auto list = t.add(1, "list", "Results");      // 2
+    for (const char* name : {"First", "Second"}) {
+        const auto card = t.add(list, "list_item");     // 3, 7
+        t.at(t.add(card, "heading", name)).level = 3;   // 4, 8
+        t.add(card, "paragraph");                       // 5, 9
+        t.add(card, "link", "More");                    // 6, 10
+    }
+    const auto s = t.snapshot();
+    EXPECT_EQ(section_end(s, 4), 7) << "the first card's heading reads the rest of its card";
+    EXPECT_EQ(rows(project(s, full(4))), (std::vector<Row>{{4, -1, 0}, {5, -1, 0}, {6, -1, 0}}));
+    EXPECT_EQ(section_end(s, 8), 11) << "the last card's, to the end of the list";
+
+    TreeBuilder w; // a wiki: each chapter's heading in a box with its permalink
+    w.add(-1, "frame", "Wiki");
+    w.add(0, "document_web", "Wiki");                   // 1
+    for (const char* name : {"History", "Geography"}) {
+        const auto box = w.add(1, "section");           // 2, 6
+        w.at(w.add(box, "heading", name)).level = 2;    // 3, 7
+        w.add(box, "link", "edit");                     // 4, 8
+        w.add(1, "paragraph");                          // 5, 9
+    }
+    EXPECT_EQ(section_end(w.snapshot(), 3), 6) << "History's section: its edit link and paragraph, not the next box";
+    EXPECT_EQ(rows(project(w.snapshot(), full(3))), (std::vector<Row>{{3, -1, 0}, {4, -1, 0}, {5, -1, 0}}));
+}
+
 TEST(Outline, HeadingsFoldByTheirLabelsOnly)
 {
     TreeBuilder t;

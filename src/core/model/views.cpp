@@ -106,11 +106,17 @@ std::int32_t section_end(const Snapshot& s, std::int32_t index)
             break;
         }
     }
-    // A heading whose level is unknown ends, and is ended by, any heading.
+    // A heading whose level is unknown ends, and is ended by, any heading. The section ends
+    // before the next one's outermost container that begins after this heading: the box around
+    // the next chapter's heading, the next card of a list whose cards each have a heading.
     for (std::int32_t j = own_end; j < bound; ++j) {
         const auto& e = s.elements[j];
-        if (e.role == "heading" && (h.level <= 0 || e.level <= 0 || e.level <= h.level))
-            return j;
+        if (e.role != "heading" || (h.level > 0 && e.level > 0 && e.level > h.level))
+            continue;
+        std::int32_t end = j;
+        for (auto up = e.parent; up >= own_end; up = s.elements[up].parent)
+            end = up;
+        return end;
     }
     return bound;
 }

@@ -62,8 +62,9 @@ bool qualifies_for_skeleton(const Element&);
 
 // A document's outline (docs/tokens.md, "Headings"): a named heading inside a document is a
 // skeleton row, and a view drilled down from it reads its section: the heading and what follows
-// it in page order up to the next heading of its level or higher (a lower number), within the
-// nearest landmark, named container or document that holds it.
+// it in page order up to the next heading of its level or higher (a lower number), or the box
+// around that heading that begins after this one, within the nearest landmark, named container
+// or document that holds it.
 bool is_document_role(std::string_view role);
 bool in_document(const Snapshot&, std::int32_t index);
 bool is_outline_heading(const Snapshot&, std::int32_t index);
