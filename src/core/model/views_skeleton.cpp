@@ -137,6 +137,20 @@ bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& ro
     return true;
 }
 
+// Which elements of the view's subtree lie in a document (a page of a browser, a document of an
+// office app), themselves included; indexed from the view's root.
+std::vector<char> document_flags(const Snapshot& s, const ViewRequest& req, std::int32_t end)
+{
+    std::vector<char> flags(static_cast<std::size_t>(end - req.root), 0);
+    for (std::int32_t i = req.root; i < end; ++i) {
+        const auto& e = s.elements[i];
+        flags[static_cast<std::size_t>(i - req.root)] =
+            i == req.root ? in_document(s, i)
+                          : is_document_role(e.role) || flags[static_cast<std::size_t>(e.parent - req.root)];
+    }
+    return flags;
+}
+
 // Native toolkits leave most containers unnamed and untyped (GTK's header bars and button grids
 // are `panel`s and `filler`s), so a window whose regions are such containers had a skeleton of
 // its root and its scroll panes alone. An unnamed generic container outside documents (web pages
@@ -148,17 +162,12 @@ bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& ro
 // landmark, a named container, a document: Chromium's boxes around its toolbars and the page) is
 // a region of regions, not a group, whatever controls lie beside them: it would push the regions
 // it holds a level deeper. Indexed from the view's root.
-std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std::int32_t end)
+std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std::int32_t end,
+                                 const std::vector<char>& in_document)
 {
     const auto n = static_cast<std::size_t>(end - req.root);
-    std::vector<char> group(n, 0), in_document(n, 0), holds_region(n, 0);
+    std::vector<char> group(n, 0), holds_region(n, 0);
     std::vector<std::int32_t> loose(n, 0);
-    for (std::int32_t i = req.root; i < end; ++i) {
-        const auto& e = s.elements[i];
-        const auto at = static_cast<std::size_t>(i - req.root);
-        in_document[at] = is_document_role(e.role) ||
-                          (i != req.root && in_document[static_cast<std::size_t>(e.parent - req.root)]);
-    }
     for (std::int32_t i = end - 1; i >= req.root; --i) {
         const auto& e = s.elements[i];
         const auto at = static_cast<std::size_t>(i - req.root);
@@ -188,13 +197,11 @@ std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std:
 // of options in a manual): Node.js's API pages hold 49 in `main`, and as landmarks they took every
 // row before the page's headings. They come after the outline. Named ones, and those of native
 // windows (GTK's lists and trees are rarely named), are landmarks like any other.
-bool content_structure(const Snapshot& s, std::int32_t index)
+bool content_structure(const Element& e, bool in_document)
 {
     using namespace std::string_view_literals;
     static constexpr std::string_view roles[] = {"list"sv, "list_box"sv, "table"sv, "tree"sv, "tree_table"sv};
-    const auto& e = s.elements[index];
-    return e.name.empty() && std::find(std::begin(roles), std::end(roles), e.role) != std::end(roles) &&
-           in_document(s, index);
+    return in_document && e.name.empty() && std::find(std::begin(roles), std::end(roles), e.role) != std::end(roles);
 }
 
 // Every row that qualifies, each linked to its nearest qualifying ancestor, in preorder; pages no
@@ -204,7 +211,8 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
     std::vector<Candidate> out;
     const auto& root = s.elements[req.root];
     const std::int32_t end = req.root + root.descendant_count + 1;
-    const auto groups = control_groups(s, req, end);
+    const auto documents = document_flags(s, req, end);
+    const auto groups = control_groups(s, req, end, documents);
     // For each element of the subtree: the position of its nearest candidate ancestor-or-self.
     std::vector<std::int32_t> anchor(static_cast<std::size_t>(end - req.root), -1);
     for (std::int32_t i = req.root; i < end;) {
@@ -229,7 +237,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         out.push_back({i, parent, 0});
         out.back().group = group && i != req.root;
         out.back().heading = heading;
-        out.back().content = i != req.root && content_structure(s, i);
+        out.back().content = i != req.root && content_structure(e, documents[local] != 0);
         // A document of a window that shows, itself not showing, is a page no one sees (a tab in
         // the background, Firefox's preloaded New Tab): its row says it is there, and its
         // landmarks do not take the rows of the page on screen. Drill down to see them.
