@@ -1,7 +1,9 @@
 // LibreOffice Writer, a word processor: a document's paragraphs are rows of their own (role
 // paragraph, the text as the value), only the paragraphs on screen are in its tree, and each takes
 // type_text and set_value headless, read back. Its menus leave some actions without a name even
-// when asked (Element::action_names_asked): a warm read asks for none of them again.
+// when asked (Element::action_names_asked): a warm read asks for none of them again. A document
+// with headings reads as its outline: its heading paragraphs have no name, their text is their
+// value, and they are skeleton rows by that text, each with the section a drill-down reads.
 
 #include "office_app.h"
 
@@ -114,6 +116,72 @@ TEST_F(Writer, a_warm_read_asks_no_action_name_again)
     std::printf("Writer: %zu rows with unnamed actions; the warm read asked %zu names (%zu objects fetched afresh)\n",
                 unnamed, asked_again, reader->warm().stats().refetched);
     EXPECT_EQ(again["elements"].size(), all["elements"].size());
+}
+
+class WriterOutline : public nd_test::OfficeTest {
+protected:
+    void SetUp() override
+    {
+        start_office("--writer", "libreoffice-writer", [](const std::string& dir) {
+            const std::string path = dir + "/report.html";
+            std::ofstream out(path);
+            out << "<html><body><h1>Report</h1><p>Intro text.</p>";
+            for (int i = 1; i <= 3; ++i)
+                out << "<h2>Part " << i << "</h2><p>Text of part " << i << ".</p><h3>Detail " << i
+                    << ".1</h3><p>More of part " << i << ".</p>";
+            out << "</body></html>\n";
+            return std::vector<std::string>{path};
+        });
+    }
+
+    json heading(const json& skeleton, const std::string& label)
+    {
+        for (const auto& row : skeleton["elements"])
+            if (row["role"] == "heading" && row.value("label", "") == label)
+                return row;
+        return nullptr;
+    }
+};
+
+TEST_F(WriterOutline, HeadingParagraphsAreTheSkeletonsOutlineAndTheirSectionsAct)
+{
+    if (IsSkipped() || HasFatalFailure())
+        return;
+    json sk;
+    // The document fills in after the frame.
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            auto r = call("get_window_state", {{"window_id", m_window["window_id"]}, {"skeleton", true}});
+            sk = r.s;
+            return !r.is_error && !heading(sk, "Part 3").is_null();
+        },
+        30s))
+        << sk.dump();
+    const auto report = heading(sk, "Report");
+    ASSERT_FALSE(report.is_null()) << sk.dump();
+    EXPECT_EQ(report.value("level", 0), 1);
+    const auto part2 = heading(sk, "Part 2");
+    EXPECT_EQ(part2.value("level", 0), 2);
+    EXPECT_FALSE(heading(sk, "Detail 2.1").is_null()) << "sections fit in the rows left";
+
+    auto part = call("get_window_state", {{"window_id", m_window["window_id"]}, {"root", part2["element_token"]}});
+    ASSERT_FALSE(part.is_error) << part.text;
+    EXPECT_EQ(part.s["elements"].size(), part2["section_count"].get<std::size_t>()) << part.text;
+    json text;
+    std::vector<std::string> values;
+    for (const auto& row : part.s["elements"]) {
+        values.push_back(row.value("value", ""));
+        if (row["role"] == "paragraph" && row.value("value", "") == "Text of part 2.")
+            text = row;
+    }
+    for (const char* value : {"Part 2", "Text of part 2.", "Detail 2.1", "More of part 2."})
+        EXPECT_NE(std::find(values.begin(), values.end(), value), values.end()) << value << " is missing from\n" << part.text;
+    for (const char* value : {"Part 1", "More of part 1.", "Part 3"})
+        EXPECT_EQ(std::find(values.begin(), values.end(), value), values.end()) << value << " is outside part 2, yet in\n" << part.text;
+    ASSERT_FALSE(text.is_null()) << part.text;
+    auto set = call("set_value", {{"element_token", text["element_token"]}, {"value", "Part 2, rewritten."}});
+    ASSERT_FALSE(set.is_error) << set.text;
+    EXPECT_NE(set.text.find("readback match"), std::string::npos) << set.text;
 }
 
 } // namespace

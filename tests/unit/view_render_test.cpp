@@ -333,6 +333,18 @@ TEST(ViewText, HeadingsSayTheirLevelAndSection)
     EXPECT_NE(view_text(s, full).find("[2] heading \"Install\" level=2\n"), std::string::npos) << view_text(s, full);
     EXPECT_EQ(rows_json(s, full)[2]["level"], 2);
     EXPECT_FALSE(rows_json(s, full)[2].contains("section_count"));
+
+    // A heading without a name shows its text as its skeleton label (a word processor's heading).
+    TreeBuilder w;
+    w.add(-1, "frame", "Writer");
+    w.add(0, "document_text", "Report");
+    w.add(1, "heading");
+    w.at(2).level = 1;
+    w.at(2).value = "Summary";
+    const auto ws = w.snapshot("s6");
+    EXPECT_NE(view_text(ws, project(ws, skeleton_request())).find("[2] heading \"Summary\" children=0 descendants=0 level=1 section=1\n"),
+              std::string::npos) << view_text(ws, project(ws, skeleton_request()));
+    EXPECT_EQ(rows_json(ws, project(ws, skeleton_request()))[2]["label"], "Summary");
 }
 
 // A sheet that manages its descendants (a Calc sheet reports 2^31-1 children): its children in the

@@ -671,6 +671,27 @@ TEST(Outline, ASectionEndsBeforeTheBoxOfTheNextHeading)
     EXPECT_EQ(rows(project(w.snapshot(), full(3))), (std::vector<Row>{{3, -1, 0}, {4, -1, 0}, {5, -1, 0}}));
 }
 
+// A word processor's heading paragraphs have no name: their text is their value (LibreOffice
+// Writer). They are its outline all the same.
+TEST(Outline, AWordProcessorsHeadingsAreRowsByTheirText)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Report - Writer");
+    t.add(0, "document_text", "Report");                // 1
+    for (const char* text : {"Part 1", "Part 2"}) {
+        const auto h = t.add(1, "heading");             // 2, 4
+        t.at(h).level = 2;
+        t.at(h).value = text;
+        t.at(t.add(1, "paragraph")).value = "Text.";    // 3, 5
+    }
+    t.add(1, "heading");                                // 6: no text at all: no row
+    const auto s = t.snapshot();
+    EXPECT_EQ(rows(project(s, skeleton())), (std::vector<Row>{{0, -1, 0}, {1, 0, 1}, {2, 1, 2}, {4, 1, 2}}));
+    EXPECT_EQ(skeleton_label(s.elements[2]), "Part 1");
+    EXPECT_EQ(skeleton_label(s.elements[3]), "") << "only a heading shows its text as its label";
+    EXPECT_EQ(rows(project(s, full(2))), (std::vector<Row>{{2, -1, 0}, {3, -1, 0}}));
+}
+
 TEST(Outline, HeadingsFoldByTheirLabelsOnly)
 {
     TreeBuilder t;

@@ -158,7 +158,7 @@ std::size_t write_row(JsonWriter& w, const Snapshot& s, const View& v, const Vie
     if (e.level > 0)
         w.field("level", e.level);
     if (v.kind == ViewKind::skeleton) {
-        text_field(w, "label", e.name, LABEL_MAX_CHARS);
+        text_field(w, "label", skeleton_label(e), LABEL_MAX_CHARS);
         if (row.fold_count > 0)
             w.key("alike").begin_object().field("count", row.fold_count).field("last_index", row.fold_last).end_object();
         if (const auto section = section_size(s, v, row); section > 0)
@@ -236,7 +236,7 @@ void append_line(std::string& out, const Snapshot& s, const View& v, const ViewR
     out.append(e.role);
     out.push_back(' ');
     if (v.kind == ViewKind::skeleton) {
-        append_quoted_cut(out, e.name, LABEL_MAX_CHARS);
+        append_quoted_cut(out, skeleton_label(e), LABEL_MAX_CHARS);
         out.append(" children=");
         append_int(out, e.child_count);
         out.append(" descendants=");

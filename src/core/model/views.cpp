@@ -85,10 +85,17 @@ bool in_document(const Snapshot& s, std::int32_t index)
     return false;
 }
 
+std::string_view skeleton_label(const Element& e)
+{
+    if (e.name.empty() && e.role == "heading" && !e.secure())
+        return e.value;
+    return e.name;
+}
+
 bool is_outline_heading(const Snapshot& s, std::int32_t index)
 {
     const auto& e = s.elements[index];
-    return e.role == "heading" && !e.name.empty() && !e.secure() && in_document(s, index);
+    return e.role == "heading" && !e.secure() && !skeleton_label(e).empty() && in_document(s, index);
 }
 
 std::int32_t section_end(const Snapshot& s, std::int32_t index)

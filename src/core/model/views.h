@@ -68,6 +68,9 @@ bool qualifies_for_skeleton(const Element&);
 bool is_document_role(std::string_view role);
 bool in_document(const Snapshot&, std::int32_t index);
 bool is_outline_heading(const Snapshot&, std::int32_t index);
+// What a skeleton row shows as its label: the element's name; for a heading without one (a word
+// processor's heading paragraph, whose text is its value), its text.
+std::string_view skeleton_label(const Element&);
 // One past the section's last element; for an element that is no outline heading, one past its
 // last descendant.
 std::int32_t section_end(const Snapshot&, std::int32_t index);

@@ -90,7 +90,7 @@ bool alike_by_label(const Snapshot& s, std::int32_t a, std::int32_t b)
 {
     const auto& x = s.elements[a];
     const auto& y = s.elements[b];
-    return x.role == y.role && masked_label(x.name) == masked_label(y.name);
+    return x.role == y.role && masked_label(skeleton_label(x)) == masked_label(skeleton_label(y));
 }
 
 bool alike_by_shape(const Snapshot& s, std::int32_t a, std::int32_t b)
@@ -224,7 +224,8 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         // A region named by its heading (`<section aria-labelledby>`, as MDN builds its pages)
         // says what the heading would: the heading is no row of its own.
         const bool heading = i != req.root && is_outline_heading(s, i) &&
-                             !(parent >= 0 && s.elements[out[static_cast<std::size_t>(parent)].index].name == e.name);
+                             !(parent >= 0 &&
+                                 s.elements[out[static_cast<std::size_t>(parent)].index].name == skeleton_label(e));
         const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e) || group || heading;
         if (!row) {
             anchor[local] = parent;
