@@ -127,15 +127,6 @@ void text_field(JsonWriter& w, std::string_view key, std::string_view text, std:
         w.field(key, cut_text(text, max_chars));
 }
 
-// A skeleton row of a heading says how many elements its section holds: what a drill-down from it
-// reads (views.h). 0 for any other row.
-std::int32_t section_size(const Snapshot& s, const View& v, const ViewRow& row)
-{
-    if (v.kind != ViewKind::skeleton || !is_outline_heading(s, row.index))
-        return 0;
-    return section_end(s, row.index) - row.index;
-}
-
 // A row's object begins with its index and token: what the snapshot's id alone changes.
 // `token` is scratch space, reused row after row: a window of thousands of rows allocates once.
 void write_row_head(JsonWriter& w, const Snapshot& s, const ViewRow& row, std::string& token)
@@ -161,8 +152,8 @@ std::size_t write_row(JsonWriter& w, const Snapshot& s, const View& v, const Vie
         text_field(w, "label", skeleton_label(e), LABEL_MAX_CHARS);
         if (row.fold_count > 0)
             w.key("alike").begin_object().field("count", row.fold_count).field("last_index", row.fold_last).end_object();
-        if (const auto section = section_size(s, v, row); section > 0)
-            w.field("section_count", section);
+        if (row.section > 0)
+            w.field("section_count", row.section);
     } else {
         text_field(w, "name", e.name, NAME_MAX_CHARS);
         if (e.secure())
@@ -250,9 +241,9 @@ void append_line(std::string& out, const Snapshot& s, const View& v, const ViewR
             out.push_back(']');
         }
         append_level(out, e);
-        if (const auto section = section_size(s, v, row); section > 0) {
+        if (row.section > 0) {
             out.append(" section=");
-            append_int(out, section);
+            append_int(out, row.section);
         }
         append_managed(out, e.managed);
     } else {

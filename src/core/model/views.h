@@ -38,6 +38,9 @@ struct ViewRow {
     // and the element_index of the run's last one. The row is the run's first element.
     std::int32_t fold_count = 0;
     std::int32_t fold_last = -1;
+    // A skeleton row of a document's heading: how many elements its section holds, what a
+    // drill-down from it reads (section_end). 0 for any other row.
+    std::int32_t section = 0;
 
     bool operator==(const ViewRow&) const = default;
 };
@@ -60,8 +63,8 @@ bool is_landmark_role(std::string_view role);
 bool is_generic_container_role(std::string_view role);
 bool qualifies_for_skeleton(const Element&);
 
-// A document's outline (docs/tokens.md, "Headings"): a named heading inside a document is a
-// skeleton row, and a view drilled down from it reads its section: the heading and what follows
+// A document's outline (docs/tokens.md, "Headings"): a heading inside a document, with a name
+// or a text, is a skeleton row, and a view drilled down from it reads its section: the heading and what follows
 // it in page order up to the next heading of its level or higher (a lower number), or the box
 // around that heading that begins after this one, within the nearest landmark, named container
 // or document that holds it.

@@ -1,7 +1,7 @@
 // The skeleton view (docs/tokens.md, "Skeleton"). Literal §3 keeps every row that qualifies in
 // preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
 // reaches its composer. So the skeleton is built in four passes:
-//   1. candidates: the rows that qualify (views.cpp), the named headings of documents, and groups
+//   1. candidates: the rows that qualify (views.cpp), the headings of documents, and groups
 //      of controls in unnamed containers outside documents, to max_depth skeleton levels (an unnamed
 //      wrapper of one child that holds its only candidate gives way to that candidate);
 //   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
@@ -42,7 +42,7 @@ struct Candidate {
     bool folded_away = false; // inside a run that another candidate stands for
     bool chosen = false;
     bool group = false;       // an unnamed group of controls (control_groups)
-    bool heading = false;     // a named heading of a document: its outline (views.h)
+    bool heading = false;     // a heading of a document: its outline (views.h)
     bool content = false;     // an unnamed list or table of a document's text (content_structure)
 };
 
@@ -129,12 +129,8 @@ std::size_t run_end(const Snapshot& s, const std::vector<Candidate>& cands, cons
 bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& root)
 {
     const auto& e = s.elements[index];
-    if (!is_document_role(e.role) || !root.is(STATE_SHOWING) || e.is(STATE_SHOWING))
-        return false;
-    for (auto up = e.parent; up >= 0; up = s.elements[up].parent)
-        if (is_document_role(s.elements[up].role))
-            return false;
-    return true;
+    return is_document_role(e.role) && root.is(STATE_SHOWING) && !e.is(STATE_SHOWING) &&
+           !(e.parent >= 0 && in_document(s, e.parent));
 }
 
 // Which elements of the view's subtree lie in a document (a page of a browser, a document of an
@@ -374,7 +370,10 @@ View project_skeleton(const Snapshot& s, const ViewRequest& req)
         std::int32_t up = cands[c].parent;
         while (up >= 0 && row_of[static_cast<std::size_t>(up)] < 0)
             up = cands[static_cast<std::size_t>(up)].parent;
-        ViewRow row{cands[c].index, -1, 0, cands[c].fold_count, cands[c].fold_last};
+        const auto index = cands[c].index;
+        ViewRow row{index, -1, 0, cands[c].fold_count, cands[c].fold_last};
+        if (is_outline_heading(s, index))
+            row.section = section_end(s, index) - index;
         if (up >= 0) {
             const auto& above = v.rows[static_cast<std::size_t>(row_of[static_cast<std::size_t>(up)])];
             row.parent_index = above.index;
