@@ -36,8 +36,10 @@ nd_core::Result<std::vector<WindowInfo>> Desk::unmanaged_surfaces()
 bool Desk::allows(const WindowInfo& w) const
 {
     // The allowlist names apps as desk_windows shows them (the executable on Linux); the app's own
-    // name (WM_CLASS) is accepted too, so a list written either way works.
-    return m_config.allows(w.executable.empty() ? w.app : w.executable) || m_config.allows(w.app);
+    // name (WM_CLASS) and the name its process was started under (launch's "thunderbird", whose
+    // executable is thunderbird-bin) are accepted too, so a list written any of these ways works.
+    return m_config.allows(w.executable.empty() ? w.app : w.executable) || m_config.allows(w.app) ||
+           m_config.allows(w.process);
 }
 
 nd_core::Result<std::vector<WindowInfo>> Desk::allowed_windows()

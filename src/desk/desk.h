@@ -68,7 +68,8 @@ public:
     // picks the active window (else the topmost) within the allowlist.
     nd_core::Result<nd_core::WindowInfo> pick_window(const nlohmann::json& args, bool front_if_none = false);
 
-    // Whether the allowlist lets the window's app through (by its executable or its own name).
+    // Whether the allowlist lets the window's app through (by its executable, its own name or the
+    // name its process was started under).
     bool allows(const nd_core::WindowInfo&) const;
     // app_out_of_scope naming the app, unless the allowlist lets it through.
     nd_core::Result<void> check_allowed(const nd_core::WindowInfo&) const;

@@ -111,6 +111,25 @@ TEST_F(DeskReadTest, TheAllowlistFiltersWindowsAndRefusesOthers)
     EXPECT_NE(launch.error.find("allowlist"), std::string::npos) << launch.error;
 }
 
+// An app's window is allowed by its executable, its own name (the window's class) or the name its
+// process was started under: "thunderbird" runs the executable thunderbird-bin through a symlink
+// and names its windows' class "thunderbird-default".
+TEST_F(DeskReadTest, TheAllowlistKnowsAnAppByEachOfItsNames)
+{
+    open({"thunderbird"});
+    nd_core::WindowInfo w{1, 10, "thunderbird-default", "Inbox", {0, 0, 800, 600}, false};
+    w.executable = "thunderbird-bin";
+    EXPECT_FALSE(m_desk->allows(w));
+    w.process = "thunderbird";
+    EXPECT_TRUE(m_desk->allows(w));
+    w.process = "thunderbird-bin";
+    w.app = "Thunderbird";
+    EXPECT_TRUE(m_desk->allows(w)) << "its own name, without case";
+    w.app = "thunderbird-default";
+    w.executable = "thunderbird";
+    EXPECT_TRUE(m_desk->allows(w));
+}
+
 TEST_F(DeskReadTest, SnapshotGivesNodesWithIdsAndNeverASecureValue)
 {
     auto r = call("snapshot", {{"id", std::to_string(SETTINGS)}, {"bounds", true}});

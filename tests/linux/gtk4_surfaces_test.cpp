@@ -7,6 +7,7 @@
 #include "tool_test_support.h"
 #include "x11_test_support.h"
 
+#include "support/temp_dir.h"
 #include "../tools/png_decode.h"
 
 #include <climits>
@@ -239,11 +240,15 @@ TEST_F(Gtk4Surfaces, APageTheAppSwitchesByItselfShowsInTheNextRead)
 }
 
 // GNOME's apps set their window class to their application id ("org.gnome.Nautilus"), which no
-// person asks for: a session for the id's last part, or for the process's executable, sees the
-// window; a session for another name does not.
-TEST_F(Gtk4Surfaces, AnAppWhoseClassIsItsIdIsFoundByItsShortNameOrExecutable)
+// person asks for: a session for the id's last part, for the process's executable, or for the name
+// the process was started under (a launcher's symlink, as Thunderbird's "thunderbird" is to its
+// thunderbird-bin) sees the window; a session for another name does not.
+TEST_F(Gtk4Surfaces, AnAppWhoseClassIsItsIdIsFoundByItsShortNameExecutableOrStartName)
 {
-    open_headless({"/usr/bin/python3", std::string(NISH_SOURCE_DIR) + "/fixtures/apps/gtk4_pages.py", "--id-class"},
+    TempDir dir("nish-start-name");
+    const auto launcher = std::filesystem::path(dir.path) / "pages-launcher";
+    std::filesystem::create_symlink("/usr/bin/python3", launcher);
+    open_headless({launcher.string(), std::string(NISH_SOURCE_DIR) + "/fixtures/apps/gtk4_pages.py", "--id-class"},
                   "StackPages", 6);
     if (HasFatalFailure() || IsSkipped())
         return;
@@ -263,6 +268,8 @@ TEST_F(Gtk4Surfaces, AnAppWhoseClassIsItsIdIsFoundByItsShortNameOrExecutable)
         return false;
     };
     EXPECT_TRUE(listed(executable)) << executable;
+    EXPECT_TRUE(listed("pages-launcher")) << "the name it was started under";
+    EXPECT_FALSE(listed("pages")) << "a part of it";
     EXPECT_TRUE(listed("org.nish.StackPages"));
     EXPECT_FALSE(listed("nish"));
     EXPECT_FALSE(listed("stack"));

@@ -171,16 +171,23 @@ TEST(PolicyTest, AppScope)
 }
 
 // A window's app is its class, which GNOME apps set to their application id: a person's "nautilus"
-// finds "org.gnome.Nautilus" by the id's last part and by the process's executable.
-TEST(PolicyTest, AWindowIsInScopeByItsClassItsExecutableOrItsIdsLastPart)
+// finds "org.gnome.Nautilus" by the id's last part and by the process's executable, and a person's
+// "thunderbird" finds the class "thunderbird-default" of thunderbird-bin by the name its process
+// was started under.
+TEST(PolicyTest, AWindowIsInScopeByItsClassItsExecutableItsProcessOrItsIdsLastPart)
 {
-    nd_core::AppScope scope({"nautilus", "soffice.bin", "StackPages"});
-    auto window = [](std::string app, std::string executable) {
+    nd_core::AppScope scope({"nautilus", "soffice.bin", "StackPages", "Thunderbird"});
+    auto window = [](std::string app, std::string executable, std::string process = {}) {
         nd_core::WindowInfo w;
         w.app = std::move(app);
         w.executable = std::move(executable);
+        w.process = std::move(process);
         return w;
     };
+    EXPECT_TRUE(scope.allows(window("thunderbird-default", "thunderbird-bin", "thunderbird")));
+    EXPECT_FALSE(scope.allows(window("thunderbird-default", "thunderbird-bin", "thunderbird-bin")));
+    EXPECT_FALSE(scope.allows(window("thunderbird-default", "thunderbird-bin", "")));
+    EXPECT_FALSE(scope.allows(window("gedit", "gedit", "thunder")));
     EXPECT_TRUE(scope.allows(window("org.gnome.Nautilus", "nautilus")));
     EXPECT_TRUE(scope.allows(window("org.gnome.Nautilus", "")));
     EXPECT_TRUE(scope.allows(window("libreoffice-calc", "soffice.bin")));

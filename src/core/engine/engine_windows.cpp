@@ -80,7 +80,8 @@ Result<WindowInfo> Engine::resolve_window(Session& s, const WindowTarget& t)
     if (t.app) {
         std::vector<WindowInfo> matches;
         for (const auto& w : scoped)
-            if (contains_ci(w.app, *t.app) || contains_ci(w.executable, *t.app) || contains_ci(w.title, *t.app))
+            if (contains_ci(w.app, *t.app) || contains_ci(w.executable, *t.app) || contains_ci(w.process, *t.app) ||
+                contains_ci(w.title, *t.app))
                 matches.push_back(w);
         if (matches.size() == 1)
             return matches.front();

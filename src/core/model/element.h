@@ -63,6 +63,10 @@ struct WindowInfo {
     bool shell = false;             // its process also owns a panel or desktop window
     std::int64_t transient_for = 0; // the window it belongs to (WM_TRANSIENT_FOR), 0 when none
     std::string executable;         // the process's executable file name, when the backend can tell
+    // The name its process was started under, when the backend can tell: on Linux /proc/<pid>/comm,
+    // the file name it was run as (a launcher's symlink: "thunderbird" for thunderbird-bin), cut
+    // at 15 bytes.
+    std::string process;
     // The window manager's frame around `frame` (_NET_FRAME_EXTENTS on X11): its title bar is the
     // `top` pixels above the window. All 0 when undecorated or unknown.
     struct Extents {

@@ -334,7 +334,7 @@ bool AppScope::allows(std::string_view app) const
 
 bool AppScope::allows(const WindowInfo& w) const
 {
-    if (allows(w.app) || allows(w.executable))
+    if (allows(w.app) || allows(w.executable) || allows(w.process))
         return true;
     // "org.gnome.Nautilus": two dots at least, the last part a word of its own.
     const auto id = trim_space(w.app);

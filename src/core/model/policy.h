@@ -31,8 +31,10 @@ public:
     bool allows(std::string_view app) const;
     // Whether a window belongs to an approved app: by the app's own name (the window's class), the
     // file name of its process's executable (a person says "nautilus" for the window class
-    // "org.gnome.Nautilus"), or the last part of an application id of that reverse-DNS shape. An
-    // app names itself in all three, so none is more trusted than the others.
+    // "org.gnome.Nautilus"), the name its process was started under (a person says "thunderbird"
+    // for the class "thunderbird-default" of the executable thunderbird-bin, started through its
+    // symlink thunderbird), or the last part of an application id of that reverse-DNS shape. An
+    // app names itself in all four, so none is more trusted than the others.
     bool allows(const WindowInfo&) const;
     const std::set<std::string>& apps() const { return m_apps; }
     bool empty() const { return m_apps.empty(); }

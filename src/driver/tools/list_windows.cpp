@@ -14,7 +14,7 @@ nd_core::Result<ToolOutput> run(ToolEnv& env, const Args& args)
     std::string text;
     for (const auto& w : windows) {
         if (filter) {
-            auto hay = nd_core::to_lower_ascii(w.app + "\n" + w.executable + "\n" + w.title);
+            auto hay = nd_core::to_lower_ascii(w.app + "\n" + w.executable + "\n" + w.process + "\n" + w.title);
             if (hay.find(nd_core::to_lower_ascii(*filter)) == std::string::npos)
                 continue;
         }

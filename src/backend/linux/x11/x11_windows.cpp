@@ -186,8 +186,10 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::list_unmanage
         info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
         if (info.app.empty() && m_display.is_local())
             info.app = process_name(info.pid);
-        if (m_display.is_local())
+        if (m_display.is_local()) {
             info.executable = executable_name(info.pid);
+            info.process = process_name(info.pid);
+        }
         out.push_back(std::move(info));
     }
     return out;
@@ -294,8 +296,10 @@ nd_core::Result<std::vector<nd_core::WindowInfo>> X11WindowSource::collect(std::
         info.app = !cls.class_name.empty() ? cls.class_name : cls.instance;
         if (info.app.empty() && m_display.is_local())
             info.app = process_name(info.pid);
-        if (m_display.is_local())
+        if (m_display.is_local()) {
             info.executable = executable_name(info.pid);
+            info.process = process_name(info.pid);
+        }
         info.frame = place->frame;
         info.active = k.window == root_state.active;
         if (auto e = property_extents(extents.value.get()))
