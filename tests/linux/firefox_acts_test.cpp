@@ -6,6 +6,7 @@
 
 #include "browser_acts.h"
 
+#include <algorithm>
 #include <map>
 
 namespace {
@@ -59,6 +60,33 @@ TEST_F(FirefoxActs, ReadsGeckosActionNames)
         std::printf("firefox action: %s -> %s\n", row.c_str(), action.c_str());
     EXPECT_EQ(status_of(all), "Ready") << "a text leaf's text is its value";
     EXPECT_GT(median_read_ms(7), 0.0);
+}
+
+// Gecko keeps each closed popup of the window as an unnamed, empty, hidden `menu`: the text of a
+// whole read has no line for them and its header counts them, while the rows keep them, each at
+// its own index (docs/tokens.md, "Full reads: hidden shells").
+TEST_F(FirefoxActs, ClosedPopupsHaveNoLineInTheText)
+{
+    open("controls.html", 40);
+    read_with("push_button", "Save");
+    auto r = call("get_window_state", {{"window_id", m_window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
+    ASSERT_FALSE(r.is_error) << r.text;
+    const auto& rows = r.s["elements"];
+    int shells = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        EXPECT_EQ(row["element_index"], i) << "a whole read's elements[i] is element i";
+        const auto line = "[" + std::to_string(i) + "] ";
+        const bool hidden = std::find(row["states"].begin(), row["states"].end(), "showing") == row["states"].end();
+        if (row["role"] == "menu" && row["name"] == "" && row["child_count"] == 0 && hidden) {
+            ++shells;
+            EXPECT_EQ(r.text.find(line), std::string::npos) << line << "has a line";
+        } else if (row["name"] != "" || row["child_count"] != 0) {
+            EXPECT_NE(r.text.find(line), std::string::npos) << line << row["role"] << " has no line";
+        }
+    }
+    EXPECT_GT(shells, 5) << "Gecko's closed popups";
+    EXPECT_NE(r.text.find(" hidden and empty not listed)"), std::string::npos) << r.text.substr(0, 200);
 }
 
 TEST_F(FirefoxActs, HeadlessClickOnEachControlChangesThePage)

@@ -1,6 +1,7 @@
 // Views as projections of one snapshot (§3): the full view with its limits counted from a root,
 // the skeleton's row rule and its parent links, drill-down from a root, and cut_text.
 
+#include "core/model/view_render.h"
 #include "core/model/views.h"
 
 #include "tree_fixture.h"
@@ -128,6 +129,45 @@ TEST(FullView, DefaultsShowTheWholeSmallTree)
         EXPECT_EQ(v.rows[i].depth, s.elements[i].depth);
     }
     expect_consistent(v);
+}
+
+// Gecko keeps every closed popup of its window as an empty, unnamed `menu` (34 of Thunderbird's 72
+// elements), Chromium its hidden notification views: no one sees them and nothing can be done with
+// them, so a full view's text has no line for them below its root, and the view counts them; its
+// rows keep them, so that a whole read's elements[i] stays element i. Whatever says something or
+// can be used has its line: a name, a text, a description, children, a control, focus, a secure field.
+TEST(FullView, HiddenShellsHaveNoLineAndAreCounted)
+{
+    constexpr std::uint32_t HIDDEN = STATE_ENABLED;
+    TreeBuilder t;
+    t.add(-1, "frame", "Mail");                    // 0
+    t.add(0, "menu", "", HIDDEN);                  // 1: a closed popup: no line
+    t.add(0, "notification", "", HIDDEN);          // 2: no line
+    t.add(0, "menu", "File", HIDDEN);              // 3: named
+    t.add(0, "push_button", "", HIDDEN);           // 4: a control
+    t.add(0, "panel", "", HIDDEN);                 // 5: has children
+    t.add(5, "separator", "", HIDDEN);             // 6: no line
+    t.add(0, "panel", "");                         // 7: showing
+    t.add(0, "label", "", HIDDEN | STATE_FOCUSED); // 8: focused
+    t.add(0, "panel", "", HIDDEN | STATE_SECURE);  // 9: secure
+    t.add(0, "static", "", HIDDEN);                // 10: a text
+    t.add(0, "image", "", HIDDEN);                 // 11: a description
+    auto s = t.snapshot();
+    s.elements[10].value = "3 new";
+    s.elements[11].description = "Unread";
+    const auto v = project(s, full());
+    EXPECT_EQ(v.hidden_shells, 3);
+    ASSERT_EQ(v.rows.size(), s.elements.size()) << "the rows keep them";
+    const auto text = view_text(s, v);
+    for (const auto* line : {"[1] ", "[2] ", "[6] "})
+        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
+    for (const auto* line : {"[0] ", "[3] ", "[4] ", "[5] ", "[7] ", "[8] ", "[9] ", "[10] ", "[11] "})
+        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+    // Drilled into, a hidden shell is the view's root and has its line.
+    const auto one = project(s, full(1));
+    EXPECT_EQ(one.hidden_shells, 0);
+    EXPECT_NE(view_text(s, one).find("[1] menu"), std::string::npos);
+    EXPECT_EQ(project(s, skeleton()).hidden_shells, 0) << "a skeleton has no leaves";
 }
 
 TEST(FullView, MaxElementsCutsInPreorder)

@@ -350,8 +350,8 @@ void append_view_text(std::string& out, const Snapshot& s, const View& v, const 
         const auto begin = out.size();
         if (from.same(i, row) && i < prior->rows->text.size())
             out.append(PriorRows::bytes(prior->text, prior->rows->text[i]));
-        else
-            append_line(out, s, v, row);
+        else if (!(v.kind == ViewKind::full && row.index != v.root && is_hidden_shell(s.elements[row.index])))
+            append_line(out, s, v, row); // a hidden shell has no line (views.h)
         if (record)
             record->text.emplace_back(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size()));
     }

@@ -54,6 +54,8 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         }
         view_depth[static_cast<std::size_t>(i - req.root)] = rel;
         v.rows.push_back({i, parent_row ? e.parent : -1, rel});
+        if (i != req.root && is_hidden_shell(e))
+            ++v.hidden_shells;
         ++i;
     }
     return v;
@@ -73,6 +75,19 @@ bool qualifies_for_skeleton(const Element& e)
     if (is_landmark_role(e.role))
         return true;
     return is_generic_container_role(e.role) && !e.name.empty();
+}
+
+bool is_control(const Element& e)
+{
+    static constexpr std::array roles = {"push_button"sv, "push_button_menu"sv, "toggle_button"sv, "radio_button"sv,
+        "check_box"sv, "combo_box"sv, "spin_button"sv, "slider"sv, "entry"sv, "password_text"sv, "link"sv};
+    return contains(roles, e.role) || (e.role == "text" && e.is(STATE_EDITABLE));
+}
+
+bool is_hidden_shell(const Element& e)
+{
+    return e.child_count == 0 && !e.children_cut && !e.managed.on && e.name.empty() && e.value.empty() &&
+           e.description.empty() && !e.is(STATE_SHOWING) && !e.is(STATE_FOCUSED) && !e.secure() && !is_control(e);
 }
 
 bool is_document_role(std::string_view role) { return role == "document" || role.substr(0, 9) == "document_"; }

@@ -50,6 +50,7 @@ struct View {
     std::int32_t root = 0;
     std::vector<ViewRow> rows;
     bool truncated = false; // cut by max_elements or max_depth
+    std::int32_t hidden_shells = 0; // a full view's rows below its root that are hidden shells (is_hidden_shell)
 };
 
 View project(const Snapshot&, const ViewRequest&);
@@ -62,6 +63,16 @@ View project_skeleton(const Snapshot&, const ViewRequest&); // views_skeleton.cp
 bool is_landmark_role(std::string_view role);
 bool is_generic_container_role(std::string_view role);
 bool qualifies_for_skeleton(const Element&);
+
+// A control a model acts on: a button of any kind, a check box, radio, combo box, spin button,
+// slider, entry, editable text or link.
+bool is_control(const Element&);
+// An element no one sees and nothing can be done with: no name, text, description or children,
+// not showing, not focused, no control and no secure field (Gecko's closed popups, 34 of
+// Thunderbird's 72 elements; Chromium's hidden notification views). A full view's text leaves it
+// out below the view's root, and the view counts it; its JSON rows keep it, so that a whole read's
+// elements[i] stays element i (docs/tokens.md, "Full reads").
+bool is_hidden_shell(const Element&);
 
 // A document's outline (docs/tokens.md, "Headings"): a heading inside a document, with a name
 // or a text, is a skeleton row, and a view drilled down from it reads its section: the heading and what follows

@@ -46,16 +46,6 @@ struct Candidate {
     bool content = false;     // an unnamed list or table of a document's text (content_structure)
 };
 
-bool is_control(const Element& e)
-{
-    using namespace std::string_view_literals;
-    static constexpr std::string_view roles[] = {"push_button"sv, "push_button_menu"sv, "toggle_button"sv,
-        "radio_button"sv, "check_box"sv, "combo_box"sv, "spin_button"sv, "slider"sv, "entry"sv,
-        "password_text"sv, "link"sv};
-    return std::find(std::begin(roles), std::end(roles), e.role) != std::end(roles) ||
-           (e.role == "text" && e.is(STATE_EDITABLE));
-}
-
 // The label with every run of digits made one '#': "3 unread" and "12 unread" are alike.
 std::string masked_label(std::string_view name)
 {
