@@ -6,9 +6,12 @@
 #include "browser_acts.h"
 
 #include "core/model/labels.h"
+#include "support/temp_dir.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <thread>
 
 namespace {
 
@@ -353,6 +356,51 @@ TEST_F(Qt5, IconControlsReadTheirTooltipsAndActUnderThem)
                                     std::chrono::seconds(5)));
     std::error_code ignored;
     std::filesystem::remove_all(home, ignored);
+}
+
+// ---- A document viewer ----------------------------------------------------------------------------
+
+using DocumentViewer = nd_test::LinuxToolTest;
+
+// Evince (GTK 3) shows each page of a PDF as a `page` with Text. It extracts a page's text when
+// first asked, and it crashed (SIGSEGV in libevview3) when the pages it had not rendered were asked
+// one after another, as a whole read asked them: a PDF of 80 pages crashed it at the first read.
+// A page that is not on screen is read without its text: Evince lives through reads, and the
+// page on screen reads as its text.
+TEST_F(DocumentViewer, EvinceLivesThroughReadsAndThePageOnScreenReadsAsItsText)
+{
+    nd_test::TempDir dir("nish-evince");
+    const std::string pdf = dir.path + "/book.pdf";
+    const std::string make = "/usr/bin/python3 " + std::string(NISH_SOURCE_DIR) + "/fixtures/apps/book_pdf.py 80 " + pdf;
+    ASSERT_EQ(std::system(make.c_str()), 0) << make;
+    // Its settings and its documents' metadata go to a home of its own.
+    OwnedApp app({"env", "HOME=" + dir.path, "XDG_CONFIG_HOME=" + dir.path + "/.config",
+                  "XDG_DATA_HOME=" + dir.path + "/.local/share", "evince", pdf});
+    auto window = wait_for_window(app, "evince", 100, APP_START);
+    ASSERT_FALSE(window.is_null());
+    json all;
+    for (int i = 0; i < 3; ++i) {
+        all = read_all(window);
+        auto skeleton = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+        EXPECT_FALSE(skeleton.is_error) << skeleton.text;
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ASSERT_TRUE(app.running()) << "Evince crashed";
+    int pages = 0, with_text = 0;
+    for (const auto& row : all["elements"]) {
+        if (row["role"] != "page")
+            continue;
+        ++pages;
+        const auto value = row.value("value", "");
+        if (value.empty())
+            continue;
+        ++with_text;
+        EXPECT_TRUE(has_state(row, "showing")) << "a page off screen was asked for its text: " << value.substr(0, 40);
+        EXPECT_EQ(value.rfind("Chapter ", 0), 0u) << value.substr(0, 80);
+    }
+    EXPECT_EQ(pages, 80);
+    EXPECT_GE(with_text, 1) << "the page on screen reads as its text";
+    EXPECT_LT(with_text, 10);
 }
 
 // ---- An app without accessibility -------------------------------------------------------------

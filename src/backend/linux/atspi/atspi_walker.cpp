@@ -382,7 +382,11 @@ void TreeWalk::fetch_value(int index)
                         if (r.ok() && read_variant_double(r.message, v) >= 0)
                             store(format_number(v));
                     });
-    } else if ((n.interfaces & IF_TEXT) && (is_text_role(n.role) || text_leaf(n) || n.visible_child)) {
+    } else if ((n.interfaces & IF_TEXT) && (is_text_role(n.role) || text_leaf(n) || n.visible_child) &&
+               (n.role != ATSPI_ROLE_PAGE || showing(n.states))) {
+        // A document viewer's page that is not on screen is not asked for its text: Evince (GTK3,
+        // 43) extracts a page's text when first asked and crashes (SIGSEGV in libevview3) when
+        // the pages it has not rendered are asked in quick succession, as a read asks them.
         // A cell of a sheet or a row of a long list shows its content as text (a Calc cell's name
         // is its address, "A1"; its text what it shows).
         m_batch.add({n.ref.bus, n.ref.path, IFACE_TEXT, "GetText"},
