@@ -358,6 +358,52 @@ TEST_F(Qt5, IconControlsReadTheirTooltipsAndActUnderThem)
     std::filesystem::remove_all(home, ignored);
 }
 
+// Qt keeps a tab widget's other pages in the tree, neither visible nor showing: Qt 5's tab dialog
+// read as its General page and, with it, the Permissions page's check boxes and the Applications
+// page's list of 30 programs, all in the skeleton too. A hidden page is now one line of the text
+// that says so and how much lies below it, and no row of the skeleton; choosing its tab shows it.
+TEST_F(Qt5, ATabWidgetsOtherPagesAreHiddenUntilTheirTabIsChosen)
+{
+    OwnedApp app({nd_test::qt5_example("widgets/dialogs/tabdialog/tabdialog")});
+    auto window = wait_for_window(app, "tabdialog", 20, APP_START);
+    ASSERT_FALSE(window.is_null());
+    auto whole = [&] {
+        auto r = call("get_window_state", {{"window_id", window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
+        EXPECT_FALSE(r.is_error) << r.text;
+        return r;
+    };
+    auto r = whole();
+    auto readable = find_row(r.s, "check_box", "Readable");
+    ASSERT_FALSE(readable.is_null()) << r.text;
+    EXPECT_TRUE(has_state(readable, "hidden"));
+    EXPECT_EQ(r.text.find("\"Readable\""), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("\"Application 1\""), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("(hidden) descendants="), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(" hidden or empty not listed)"), std::string::npos) << r.text.substr(0, 200);
+    EXPECT_NE(r.text.find("\"File Name:\""), std::string::npos) << "the page that shows\n" << r.text;
+    auto skeleton = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(skeleton.is_error) << skeleton.text;
+    EXPECT_EQ(skeleton.text.find("\"Permissions\""), std::string::npos) << skeleton.text;
+    EXPECT_EQ(skeleton.text.find("\"Ownership\""), std::string::npos) << skeleton.text;
+
+    auto tab = find_row(r.s, "page_tab", "Permissions");
+    ASSERT_FALSE(tab.is_null()) << r.text;
+    auto clicked = call("click", {{"element_token", tab["element_token"]}});
+    ASSERT_FALSE(clicked.is_error) << clicked.text;
+    ASSERT_TRUE(nd_test::wait_until(
+        [&] {
+            r = whole();
+            auto row = find_row(r.s, "check_box", "Readable");
+            return !row.is_null() && !has_state(row, "hidden");
+        },
+        std::chrono::seconds(5)))
+        << r.text;
+    EXPECT_NE(r.text.find("\"Readable\""), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("\"File Name:\""), std::string::npos) << "the General page is hidden now\n" << r.text;
+    skeleton = call("get_window_state", {{"window_id", window["window_id"]}, {"skeleton", true}});
+    EXPECT_NE(skeleton.text.find("panel \"Permissions\""), std::string::npos) << skeleton.text;
+}
+
 // ---- A document viewer ----------------------------------------------------------------------------
 
 using DocumentViewer = nd_test::LinuxToolTest;

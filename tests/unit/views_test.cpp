@@ -156,7 +156,7 @@ TEST(FullView, HiddenShellsHaveNoLineAndAreCounted)
     s.elements[10].value = "3 new";
     s.elements[11].description = "Unread";
     const auto v = project(s, full());
-    EXPECT_EQ(v.hidden_shells, 3);
+    EXPECT_EQ(v.unlisted, 3);
     ASSERT_EQ(v.rows.size(), s.elements.size()) << "the rows keep them";
     const auto text = view_text(s, v);
     for (const auto* line : {"[1] ", "[2] ", "[6] "})
@@ -165,9 +165,65 @@ TEST(FullView, HiddenShellsHaveNoLineAndAreCounted)
         EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
     // Drilled into, a hidden shell is the view's root and has its line.
     const auto one = project(s, full(1));
-    EXPECT_EQ(one.hidden_shells, 0);
+    EXPECT_EQ(one.unlisted, 0);
     EXPECT_NE(view_text(s, one).find("[1] menu"), std::string::npos);
-    EXPECT_EQ(project(s, skeleton()).hidden_shells, 0) << "a skeleton has no leaves";
+    EXPECT_EQ(project(s, skeleton()).unlisted, 0) << "a skeleton has no leaves";
+}
+
+// Qt keeps a tab widget's other pages in the tree, neither visible nor showing (STATE_HIDDEN): a
+// full view's text lists the hidden page itself, saying so and how much lies below it, and no line
+// for what does; the skeleton has no row for it or anything inside it. A drill-down into the
+// hidden page lists it whole. A window whose root reads hidden (a toolkit that never says visible)
+// hides nothing.
+TEST(HiddenPages, AreOneLineInFullTextsAndNoRowsOfTheSkeleton)
+{
+    constexpr std::uint32_t HIDDEN = STATE_ENABLED | STATE_HIDDEN;
+    TreeBuilder t;
+    t.add(-1, "dialog", "Tab Dialog");             // 0
+    t.add(0, "page_tab_list", "General");          // 1
+    t.add(1, "page_tab", "General");               // 2
+    t.add(1, "page_tab", "Permissions");           // 3
+    t.add(0, "filler", "");                        // 4: the page that shows
+    t.add(4, "label", "File Name:");               // 5
+    t.add(4, "panel", "Details");                  // 6
+    t.add(6, "label", "Size: 4 K");                // 7
+    t.add(0, "filler", "", HIDDEN);                // 8: a page that does not
+    t.add(8, "panel", "Permissions", HIDDEN);      // 9
+    t.add(9, "check_box", "Readable", HIDDEN);     // 10
+    t.add(9, "check_box", "Writable", HIDDEN);     // 11
+    t.add(9, "check_box", "Executable", HIDDEN);   // 12
+    t.add(8, "list", "");                          // 13: Qt's lists say visible inside hidden pages
+    t.add(13, "list_item", "Application 1");       // 14
+    const auto s = t.snapshot();
+
+    const auto v = project(s, full());
+    ASSERT_EQ(v.rows.size(), s.elements.size()) << "the rows keep them";
+    EXPECT_EQ(v.unlisted, 6);
+    const auto text = view_text(s, v);
+    EXPECT_NE(text.find("[8] filler \"\" (hidden) descendants=6\n"), std::string::npos) << text;
+    for (const auto* line : {"[9] ", "[10] ", "[13] ", "[14] "})
+        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
+    for (const auto* line : {"[0] ", "[3] ", "[5] ", "[6] ", "[7] "})
+        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+
+    std::vector<std::int32_t> skeleton_rows;
+    for (const auto& r : project(s, skeleton()).rows)
+        skeleton_rows.push_back(r.index);
+    EXPECT_EQ(skeleton_rows, (std::vector<std::int32_t>{0, 1, 6}));
+
+    // Drilled into, the hidden page is listed whole.
+    const auto page = project(s, full(8));
+    EXPECT_EQ(page.unlisted, 0);
+    const auto page_text = view_text(s, page);
+    EXPECT_NE(page_text.find("[8] filler \"\" (hidden)\n"), std::string::npos) << page_text;
+    EXPECT_NE(page_text.find("[10] check_box \"Readable\""), std::string::npos) << page_text;
+
+    // A toolkit that never says visible: its root reads hidden, and nothing is hidden.
+    auto blind = s;
+    for (auto& e : blind.elements)
+        e.states |= STATE_HIDDEN;
+    EXPECT_EQ(project(blind, full()).unlisted, 0);
+    EXPECT_EQ(project(blind, skeleton()).rows.size(), 5u) << "0, 1, 6, the Permissions panel and the list";
 }
 
 TEST(FullView, MaxElementsCutsInPreorder)

@@ -12,6 +12,7 @@ namespace {
 constexpr std::array<std::string_view, STATE_COUNT> NAMES = {
     "focused", "focusable", "enabled", "checked", "checkable", "selected", "selectable", "expanded",
     "expandable", "editable", "secure", "showing", "modal", "multi_line", "busy", "pressed",
+    "hidden",
 };
 
 } // namespace

@@ -38,9 +38,12 @@ enum State : std::uint32_t {
     STATE_MULTI_LINE = 1u << 13,
     STATE_BUSY = 1u << 14,
     STATE_PRESSED = 1u << 15,
+    // The toolkit says it is not displayed at all, not merely scrolled out of view: a stack's or
+    // a tab widget's pages other than the current one (Qt keeps them in the tree).
+    STATE_HIDDEN = 1u << 16,
 };
 
-inline constexpr std::uint32_t STATE_COUNT = 16;
+inline constexpr std::uint32_t STATE_COUNT = 17;
 // "focused", "focusable", ... in bit order.
 std::string_view state_name(std::uint32_t bit_index);
 // Parses a state name; returns 0 when unknown.

@@ -189,6 +189,7 @@ void append_state_words(std::string& out, const Element& e)
     static constexpr std::pair<State, std::string_view> SHOWN[] = {
         {STATE_CHECKED, "checked"}, {STATE_SELECTED, "selected"}, {STATE_EXPANDED, "expanded"},
         {STATE_FOCUSED, "focused"}, {STATE_EDITABLE, "editable"}, {STATE_MODAL, "modal"},
+        {STATE_HIDDEN, "hidden"},
     };
     bool first = true;
     auto word = [&](std::string_view w) {
@@ -254,6 +255,11 @@ void append_line(std::string& out, const Snapshot& s, const View& v, const ViewR
             append_quoted_cut(out, e.value, VALUE_MAX_CHARS);
         }
         append_state_words(out, e);
+        if (row.hides_below) {
+            // What lies below a hidden element has no line: how much there is.
+            out.append(" descendants=");
+            append_int(out, e.descendant_count);
+        }
         append_managed(out, e.managed);
     }
     out.push_back('\n');
@@ -350,8 +356,8 @@ void append_view_text(std::string& out, const Snapshot& s, const View& v, const 
         const auto begin = out.size();
         if (from.same(i, row) && i < prior->rows->text.size())
             out.append(PriorRows::bytes(prior->text, prior->rows->text[i]));
-        else if (!(v.kind == ViewKind::full && row.index != v.root && is_hidden_shell(s.elements[row.index])))
-            append_line(out, s, v, row); // a hidden shell has no line (views.h)
+        else if (!row.unlisted)
+            append_line(out, s, v, row);
         if (record)
             record->text.emplace_back(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(out.size()));
     }

@@ -43,8 +43,8 @@ struct PriorRendering {
 void write_rows_json(JsonWriter&, const Snapshot&, const View&, const PriorRendering* prior = nullptr,
     RenderedRows* record = nullptr);
 
-// One line per row (none for a full view's hidden shells below its root: views.h), indented two
-// spaces per view depth:
+// One line per row (none for a full view's unlisted rows: views.h), indented two spaces per view
+// depth:
 //   skeleton: [N] role "label" children=K descendants=D
 //   full:     [N] role "name" = "value" (checked, focused)
 // A container that manages its descendants adds, in both views,

@@ -38,8 +38,18 @@ View project_full(const Snapshot& s, const ViewRequest& req)
     // element's parent when that is a row of the view, else none, and its depth follows from that.
     // For a subtree, in preorder, a row's parent is always a row too: cuts skip whole subtrees.
     std::vector<std::int32_t> view_depth(static_cast<std::size_t>(end - req.root), -1);
+    // Inside a hidden element below the root (its own row lists it; what lies below has no line).
+    std::vector<char> inside_hidden(static_cast<std::size_t>(end - req.root), 0);
+    const bool hides = hides_hidden(s, req.root);
     for (std::int32_t i = req.root; i < end;) {
         const auto& e = s.elements[i];
+        const auto local = static_cast<std::size_t>(i - req.root);
+        const bool parent_in = i != req.root && e.parent >= req.root;
+        const auto parent_local = static_cast<std::size_t>(parent_in ? e.parent - req.root : 0);
+        const bool hidden_above =
+            parent_in && (inside_hidden[parent_local] || (hides && e.parent != req.root &&
+                                                          s.elements[e.parent].is(STATE_HIDDEN)));
+        inside_hidden[local] = hidden_above;
         const bool parent_row = i != req.root && e.parent >= req.root &&
                                 view_depth[static_cast<std::size_t>(e.parent - req.root)] >= 0;
         const std::int32_t rel = parent_row ? view_depth[static_cast<std::size_t>(e.parent - req.root)] + 1 : 0;
@@ -53,9 +63,11 @@ View project_full(const Snapshot& s, const ViewRequest& req)
             break;
         }
         view_depth[static_cast<std::size_t>(i - req.root)] = rel;
-        v.rows.push_back({i, parent_row ? e.parent : -1, rel});
-        if (i != req.root && is_hidden_shell(e))
-            ++v.hidden_shells;
+        ViewRow row{i, parent_row ? e.parent : -1, rel};
+        row.unlisted = hidden_above || (i != req.root && is_hidden_shell(e));
+        row.hides_below = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN) && e.descendant_count > 0;
+        v.unlisted += row.unlisted ? 1 : 0;
+        v.rows.push_back(row);
         ++i;
     }
     return v;
@@ -88,6 +100,12 @@ bool is_hidden_shell(const Element& e)
 {
     return e.child_count == 0 && !e.children_cut && !e.managed.on && e.name.empty() && e.value.empty() &&
            e.description.empty() && !e.is(STATE_SHOWING) && !e.is(STATE_FOCUSED) && !e.secure() && !is_control(e);
+}
+
+bool hides_hidden(const Snapshot& s, std::int32_t root)
+{
+    return s.size() > 0 && root >= 0 && root < s.size() && !s.elements[0].is(STATE_HIDDEN) &&
+           !s.elements[root].is(STATE_HIDDEN);
 }
 
 bool is_document_role(std::string_view role) { return role == "document" || role.substr(0, 9) == "document_"; }

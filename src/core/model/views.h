@@ -41,6 +41,12 @@ struct ViewRow {
     // A skeleton row of a document's heading: how many elements its section holds, what a
     // drill-down from it reads (section_end). 0 for any other row.
     std::int32_t section = 0;
+    // A full view's row that has no line in its text: a hidden shell, or an element inside a hidden
+    // one (hides_below). Its JSON row stays, so that a whole read's elements[i] stays element i.
+    bool unlisted = false;
+    // A full view's hidden element (STATE_HIDDEN) below the view's root and inside no other: its
+    // line says so and how many lie below it, which have none (docs/tokens.md, "Full reads").
+    bool hides_below = false;
 
     bool operator==(const ViewRow&) const = default;
 };
@@ -50,7 +56,7 @@ struct View {
     std::int32_t root = 0;
     std::vector<ViewRow> rows;
     bool truncated = false; // cut by max_elements or max_depth
-    std::int32_t hidden_shells = 0; // a full view's rows below its root that are hidden shells (is_hidden_shell)
+    std::int32_t unlisted = 0; // rows without a line in the text (ViewRow::unlisted)
 };
 
 View project(const Snapshot&, const ViewRequest&);
@@ -73,6 +79,10 @@ bool is_control(const Element&);
 // out below the view's root, and the view counts it; its JSON rows keep it, so that a whole read's
 // elements[i] stays element i (docs/tokens.md, "Full reads").
 bool is_hidden_shell(const Element&);
+// Whether the snapshot's hidden states may be trusted below `root`: the window's root and `root`
+// are not hidden themselves (a toolkit that never says visible would hide everything), so that a
+// drill-down into a hidden page shows it whole.
+bool hides_hidden(const Snapshot&, std::int32_t root);
 
 // A document's outline (docs/tokens.md, "Headings"): a heading inside a document, with a name
 // or a text, is a skeleton row, and a view drilled down from it reads its section: the heading and what follows

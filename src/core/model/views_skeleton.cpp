@@ -3,7 +3,8 @@
 // reaches its composer. So the skeleton is built in four passes:
 //   1. candidates: the rows that qualify (views.cpp), the headings of documents, and groups
 //      of controls in unnamed containers outside documents, to max_depth skeleton levels (an unnamed
-//      wrapper of one child that holds its only candidate gives way to that candidate);
+//      wrapper of one child that holds its only candidate gives way to that candidate), none of
+//      them hidden or inside what is (STATE_HIDDEN);
 //   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
 //      same label once digits are masked, or eight or more with the same child roles) becomes its
 //      first element's row, which says how many and where the run ends; the rest of the run and what
@@ -154,11 +155,13 @@ std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std:
     const auto n = static_cast<std::size_t>(end - req.root);
     std::vector<char> group(n, 0), holds_region(n, 0);
     std::vector<std::int32_t> loose(n, 0);
+    const bool hides = hides_hidden(s, req.root);
     for (std::int32_t i = end - 1; i >= req.root; --i) {
         const auto& e = s.elements[i];
         const auto at = static_cast<std::size_t>(i - req.root);
         std::int32_t up = 0; // what it gives its parent
-        if (in_document[at] || e.role == "menu" || e.role == "popup_menu")
+        // Hidden controls (a tab widget's other pages) make no group of what shows.
+        if (in_document[at] || e.role == "menu" || e.role == "popup_menu" || (hides && e.is(STATE_HIDDEN)))
             up = 0;
         else if (is_control(e))
             up = 1;
@@ -199,6 +202,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
     const std::int32_t end = req.root + root.descendant_count + 1;
     const auto documents = document_flags(s, req, end);
     const auto groups = control_groups(s, req, end, documents);
+    const bool hides = hides_hidden(s, req.root);
     // For each element of the subtree: the position of its nearest candidate ancestor-or-self.
     std::vector<std::int32_t> anchor(static_cast<std::size_t>(end - req.root), -1);
     for (std::int32_t i = req.root; i < end;) {
@@ -212,6 +216,14 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
         const bool heading = i != req.root && is_outline_heading(s, i) &&
                              !(parent >= 0 &&
                                  s.elements[out[static_cast<std::size_t>(parent)].index].name == skeleton_label(e));
+        // What the toolkit does not display at all (a tab widget's other pages: Qt keeps them in the
+        // tree) is no part of the window's outline, nor anything inside it; a document no one sees
+        // keeps its one row (below).
+        if (hides && i != req.root && e.is(STATE_HIDDEN) && !is_document_role(e.role)) {
+            anchor[local] = parent;
+            i += e.descendant_count + 1;
+            continue;
+        }
         const bool row = (i == req.root && !e.secure()) || qualifies_for_skeleton(e) || group || heading;
         if (!row) {
             anchor[local] = parent;

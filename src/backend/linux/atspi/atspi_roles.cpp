@@ -109,6 +109,10 @@ std::uint32_t map_states(std::uint32_t role, AtspiStates states)
     }
     if (is_secure_role(role))
         out |= nd_core::STATE_SECURE;
+    // Neither visible nor showing: not displayed at all (a tab widget's other pages), where an
+    // object scrolled out of view stays visible.
+    if (!states.has(ATSPI_STATE_VISIBLE) && !states.has(ATSPI_STATE_SHOWING))
+        out |= nd_core::STATE_HIDDEN;
     return out;
 }
 
