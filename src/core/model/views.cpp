@@ -45,14 +45,12 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         const auto& e = s.elements[i];
         const auto local = static_cast<std::size_t>(i - req.root);
         const bool parent_in = i != req.root && e.parent >= req.root;
-        const auto parent_local = static_cast<std::size_t>(parent_in ? e.parent - req.root : 0);
+        const auto up = static_cast<std::size_t>(parent_in ? e.parent - req.root : 0);
         const bool hidden_above =
-            parent_in && (inside_hidden[parent_local] || (hides && e.parent != req.root &&
-                                                          s.elements[e.parent].is(STATE_HIDDEN)));
+            parent_in && (inside_hidden[up] || (hides && e.parent != req.root && s.elements[e.parent].is(STATE_HIDDEN)));
         inside_hidden[local] = hidden_above;
-        const bool parent_row = i != req.root && e.parent >= req.root &&
-                                view_depth[static_cast<std::size_t>(e.parent - req.root)] >= 0;
-        const std::int32_t rel = parent_row ? view_depth[static_cast<std::size_t>(e.parent - req.root)] + 1 : 0;
+        const bool parent_row = parent_in && view_depth[up] >= 0;
+        const std::int32_t rel = parent_row ? view_depth[up] + 1 : 0;
         if (rel > req.max_depth) {
             v.truncated = true;
             i += e.descendant_count + 1;
@@ -62,7 +60,7 @@ View project_full(const Snapshot& s, const ViewRequest& req)
             v.truncated = true;
             break;
         }
-        view_depth[static_cast<std::size_t>(i - req.root)] = rel;
+        view_depth[local] = rel;
         ViewRow row{i, parent_row ? e.parent : -1, rel};
         row.unlisted = hidden_above || (i != req.root && is_hidden_shell(e));
         row.hides_below = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN) && e.descendant_count > 0;
