@@ -7,6 +7,7 @@
 #include "tool_test_support.h"
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <string>
@@ -111,6 +112,16 @@ protected:
         m_office = std::make_unique<OfficeApp>(module, std::forward<Files>(write_files));
         m_window = wait_for_window(m_office->app(), app_name, 1000, std::chrono::seconds(90));
         ASSERT_FALSE(m_window.is_null());
+    }
+
+    // Starts Writer on one file of its own, `name` holding `content`.
+    void start_writer_on(const std::string& name, const std::string& content)
+    {
+        start_office("--writer", "libreoffice-writer", [&](const std::string& dir) {
+            const std::string path = dir + "/" + name;
+            std::ofstream(path) << content;
+            return std::vector<std::string>{path};
+        });
     }
 
     void TearDown() override

@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <sstream>
 
 namespace {
 
@@ -26,13 +26,10 @@ class Writer : public nd_test::OfficeTest {
 protected:
     void SetUp() override
     {
-        start_office("--writer", "libreoffice-writer", [](const std::string& dir) {
-            const std::string path = dir + "/notes.txt";
-            std::ofstream out(path);
-            for (int i = 0; i < LINES; ++i)
-                out << "Line " << i << " of the notes.\n";
-            return std::vector<std::string>{path};
-        });
+        std::ostringstream notes;
+        for (int i = 0; i < LINES; ++i)
+            notes << "Line " << i << " of the notes.\n";
+        start_writer_on("notes.txt", notes.str());
         if (IsSkipped() || HasFatalFailure())
             return;
         // The document fills in after the frame: wait until three of its paragraphs are in the
@@ -122,16 +119,13 @@ class WriterOutline : public nd_test::OfficeTest {
 protected:
     void SetUp() override
     {
-        start_office("--writer", "libreoffice-writer", [](const std::string& dir) {
-            const std::string path = dir + "/report.html";
-            std::ofstream out(path);
-            out << "<html><body><h1>Report</h1><p>Intro text.</p>";
-            for (int i = 1; i <= 3; ++i)
-                out << "<h2>Part " << i << "</h2><p>Text of part " << i << ".</p><h3>Detail " << i
-                    << ".1</h3><p>More of part " << i << ".</p>";
-            out << "</body></html>\n";
-            return std::vector<std::string>{path};
-        });
+        std::ostringstream report;
+        report << "<html><body><h1>Report</h1><p>Intro text.</p>";
+        for (int i = 1; i <= 3; ++i)
+            report << "<h2>Part " << i << "</h2><p>Text of part " << i << ".</p><h3>Detail " << i << ".1</h3><p>More of part "
+                   << i << ".</p>";
+        report << "</body></html>\n";
+        start_writer_on("report.html", report.str());
     }
 
     json heading(const json& skeleton, const std::string& label)
