@@ -1,6 +1,6 @@
 // GTK 4's frames, answered relative to the surface each object lies on, placed on the screen
 // (place_on_screen), without a desktop: the window's content, a popover on a popup surface of its
-// own, borders the app draws itself, and rows read later.
+// own, borders the app draws itself, and rows read later; and what GTK 4 does not draw.
 
 #include "backend/linux/atspi/atspi_toolkit.h"
 
@@ -100,3 +100,50 @@ TEST(PlaceOnScreen, rows_read_later_are_placed_alone)
 }
 
 } // namespace
+
+// What GTK 4 does not draw (hide_unplaced_subtrees): a window; a revealer folded away (its place
+// has no area) whose bar keeps the place it last had; a stack page with no place anywhere inside
+// it; a wrapper without a place of its own around a page that has one.
+std::vector<Element> window_with_folds()
+{
+    auto at = [](std::int32_t parent, std::int32_t depth, std::optional<Frame> frame, bool empty = false) {
+        auto e = row(depth, frame);
+        e.parent = parent;
+        e.empty_frame = empty;
+        e.states = nd_core::STATE_SHOWING;
+        return e;
+    };
+    return {at(-1, 0, Frame{0, 0, 400, 600}),
+            at(0, 1, std::nullopt, true),        // 1: the revealer, 400x0
+            at(1, 2, Frame{0, 0, 400, 34}),      // 2: its bar, where it was
+            at(2, 3, Frame{112, 5, 83, 24}),     // 3: a button on it
+            at(0, 1, std::nullopt, true),        // 4: a page, 0x0
+            at(4, 2, std::nullopt, true),        // 5: its label, 0x0
+            at(0, 1, std::nullopt),              // 6: a wrapper without a place (no Component)
+            at(6, 2, Frame{0, 34, 400, 500})};   // 7: the page shown
+}
+
+TEST(HideUnplacedSubtrees, what_lies_in_a_fold_loses_its_place_and_the_fold_is_hidden)
+{
+    auto el = window_with_folds();
+    hide_unplaced_subtrees(el);
+    for (int i : {2, 3}) {
+        EXPECT_FALSE(el[i].has_frame) << i;
+        EXPECT_FALSE(el[i].is(nd_core::STATE_SHOWING)) << i;
+    }
+    for (int i : {1, 2, 3, 4, 5})
+        EXPECT_TRUE(el[i].is(nd_core::STATE_HIDDEN)) << i;
+    for (int i : {0, 6, 7})
+        EXPECT_FALSE(el[i].is(nd_core::STATE_HIDDEN)) << i;
+    EXPECT_TRUE(el[7].has_frame);
+}
+
+TEST(HideUnplacedSubtrees, a_window_without_a_place_hides_nothing)
+{
+    auto el = window_with_folds();
+    el[0].has_frame = false;
+    hide_unplaced_subtrees(el);
+    for (const auto& e : el)
+        EXPECT_FALSE(e.is(nd_core::STATE_HIDDEN));
+    EXPECT_TRUE(el[3].has_frame);
+}

@@ -183,8 +183,12 @@ TEST_F(Gtk4Surfaces, OnlyTheStackPageShownShows)
     if (HasFatalFailure() || IsSkipped())
         return;
     auto tab = [&](const json& read, const std::string& name) { return find_row(read, "page_tab", name); };
-    auto shows = [&](const json& row) { return has_state(row, "showing") && row["frame"].is_object(); };
-    auto hidden = [&](const json& row) { return !has_state(row, "showing") && row["frame"].is_null(); };
+    auto shows = [&](const json& row) {
+        return has_state(row, "showing") && !has_state(row, "hidden") && row["frame"].is_object();
+    };
+    auto hidden = [&](const json& row) {
+        return !has_state(row, "showing") && has_state(row, "hidden") && row["frame"].is_null();
+    };
     auto read = read_all(m_window);
     // Sunset is a tab on the first page, News one on the second.
     ASSERT_FALSE(tab(read, "Sunset").is_null() || tab(read, "News").is_null()) << read.dump().substr(0, 2000);
@@ -237,6 +241,52 @@ TEST_F(Gtk4Surfaces, APageTheAppSwitchesByItselfShowsInTheNextRead)
         EXPECT_TRUE(wait_until([&] { return showing(read = read_all(m_window)) == expected; }, std::chrono::seconds(3)))
             << "expected the " << expected << " page; read " << showing(read);
     }
+}
+
+// GTK 4 marks what it folds away visible (an info bar, a revealer's child) and gives it no size: it
+// reads hidden, with no line in a full read's text and no row in the skeleton, until the app
+// unfolds it; then it shows in the next read, warm ones included, and goes again when folded.
+TEST_F(Gtk4Surfaces, WhatTheAppFoldsAwayIsHiddenUntilItUnfolds)
+{
+    open_headless({"/usr/bin/python3", std::string(NISH_SOURCE_DIR) + "/fixtures/apps/gtk4_pages.py"}, "gtk4_pages.py", 6);
+    if (HasFatalFailure() || IsSkipped())
+        return;
+    const auto id = m_window["window_id"];
+    struct Seen {
+        json retry;
+        std::string text;
+    };
+    auto look = [&] {
+        auto whole = call("get_window_state", {{"window_id", id}, {"max_elements", 5000}, {"max_depth", 200}});
+        EXPECT_FALSE(whole.is_error) << whole.text;
+        return Seen{find_row(whole.s, "push_button", "Retry upload"), whole.text};
+    };
+    auto folded = [](const Seen& s) {
+        return !s.retry.is_null() && has_state(s.retry, "hidden") && !has_state(s.retry, "showing") &&
+               s.retry["frame"].is_null() && s.text.find("Retry upload") == std::string::npos &&
+               s.text.find("Upload failed") == std::string::npos && s.text.find("First page button") != std::string::npos;
+    };
+    auto unfolded = [](const Seen& s) {
+        return !s.retry.is_null() && !has_state(s.retry, "hidden") && has_state(s.retry, "showing") &&
+               s.retry["frame"].is_object() && s.text.find("push_button \"Retry upload\"") != std::string::npos &&
+               s.text.find("Upload failed") != std::string::npos;
+    };
+    auto seen = look();
+    ASSERT_TRUE(folded(seen)) << seen.retry.dump() << "\n" << seen.text;
+    auto skeleton = call("get_window_state", {{"window_id", id}, {"skeleton", true}});
+    ASSERT_FALSE(skeleton.is_error) << skeleton.text;
+    EXPECT_EQ(skeleton.text.find("Upload failed"), std::string::npos) << skeleton.text;
+    // Past the second the app needs to learn of the event listeners, reads are warm.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    for (const bool unfold : {true, false, true}) {
+        ASSERT_EQ(::kill(m_app->pid(), SIGUSR2), 0);
+        EXPECT_TRUE(wait_until([&] { return unfold ? unfolded(seen = look()) : folded(seen = look()); },
+                               std::chrono::seconds(3)))
+            << (unfold ? "unfolded" : "folded") << ": " << seen.retry.dump() << "\n" << seen.text;
+    }
+    // The button acts where it shows.
+    auto clicked = call("click", {{"element_token", seen.retry["element_token"]}});
+    EXPECT_FALSE(clicked.is_error) << clicked.text;
 }
 
 // GNOME's apps set their window class to their application id ("org.gnome.Nautilus"), which no

@@ -117,6 +117,9 @@ struct Element {
     bool action_names_asked = false;
     Frame frame;
     bool has_frame = false;
+    // The app answered its place with no area (GTK 4 gives what it folds away, a revealer's or an
+    // info bar's content, no height, and what lies inside keeps the place it last had).
+    bool empty_frame = false;
 
     // Tree shape, in the preorder array of a snapshot.
     std::int32_t parent = -1;

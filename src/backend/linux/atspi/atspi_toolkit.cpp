@@ -123,6 +123,36 @@ void place_on_screen(std::vector<nd_core::Element>& elements, const nd_core::Win
             move(k);
 }
 
+void hide_unplaced_subtrees(std::vector<nd_core::Element>& elements)
+{
+    if (elements.empty() || !elements.front().has_frame)
+        return;
+    // What lies inside a place with no area is not drawn, whatever place it keeps: preorder, so a
+    // parent is settled before its children.
+    std::vector<char> folded(elements.size(), 0);
+    for (std::size_t i = 1; i < elements.size(); ++i) {
+        auto& e = elements[i];
+        const auto parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < i ? static_cast<std::size_t>(e.parent) : 0;
+        folded[i] = e.parent >= 0 && parent > 0 && (folded[parent] || elements[parent].empty_frame);
+        if (folded[i]) {
+            e.has_frame = false;
+            e.frame = {};
+            e.states &= ~nd_core::STATE_SHOWING;
+        }
+    }
+    // Preorder: every child comes after its parent, so one pass from the end carries a place up.
+    std::vector<char> placed(elements.size(), 0);
+    for (auto i = elements.size(); i-- > 1;) {
+        const auto& e = elements[i];
+        placed[i] = placed[i] || e.has_frame;
+        if (placed[i] && e.parent >= 0 && static_cast<std::size_t>(e.parent) < i)
+            placed[static_cast<std::size_t>(e.parent)] = 1;
+    }
+    for (std::size_t i = 1; i < elements.size(); ++i)
+        if (!placed[i])
+            elements[i].states |= nd_core::STATE_HIDDEN;
+}
+
 nd_core::Result<void> hide_unpicked_pages(AtspiBus& bus, std::vector<nd_core::Element>& elements, Deadline deadline)
 {
     using Place = std::tuple<std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t>;

@@ -57,6 +57,15 @@ inline constexpr std::size_t MAX_PAGE_GROUPS = 16;
 inline constexpr int MAX_PAGE_WRAPPERS = 2;
 nd_core::Result<void> hide_unpicked_pages(AtspiBus&, std::vector<nd_core::Element>& elements, Deadline);
 
+// GTK 4 marks what it does not draw visible all the same (an info bar or a revealer folded away,
+// a stack's other page, a tab bar with one tab) and gives it no size, or gives the fold no size
+// and leaves what is inside at the place it last had. The rows inside a place with no area lose
+// their frames and showing (a click there would land on what is drawn beneath), and the rows of a
+// subtree where nothing has a place on the window are hidden (STATE_HIDDEN), as a toolkit that
+// says so would have them. A window root without a place of its own hides nothing (nothing can be
+// judged).
+void hide_unplaced_subtrees(std::vector<nd_core::Element>& elements);
+
 // The toolkit of the first AT-SPI app of `pid`; empty when the process has none; an error as
 // above when it does not answer within a second.
 nd_core::Result<std::string> toolkit_of_pid(AtspiBus&, std::int64_t pid);

@@ -114,10 +114,12 @@ void AtspiTreeReader::to_screen(const nd_core::WindowInfo& window, std::vector<n
         return;
     // A toolkit that marks only what is visible (GTK 4: a stack's hidden pages too) shows what has
     // a place on the screen; the warm reads keep the rest as visible, to ask again.
-    if (by_place)
-        for (std::size_t i = 1; i < elements.size(); ++i)
-            if (!elements[i].has_frame)
-                elements[i].states &= ~nd_core::STATE_SHOWING;
+    if (!by_place)
+        return;
+    for (std::size_t i = 1; i < elements.size(); ++i)
+        if (!elements[i].has_frame)
+            elements[i].states &= ~nd_core::STATE_SHOWING;
+    hide_unplaced_subtrees(elements);
 }
 
 nd_core::Result<void> AtspiTreeReader::sync_app(const nd_core::WindowInfo& window, std::chrono::milliseconds deadline)

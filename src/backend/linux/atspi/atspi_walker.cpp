@@ -33,6 +33,7 @@ struct TreeWalk::Node {
 
     nd_core::Frame frame;
     bool has_frame = false;
+    bool empty_frame = false; // GetExtents answered a place with no area
     std::vector<std::string> actions;
     std::string value;
     std::string landmark; // an unnamed ARIA landmark's kind (xml-roles: banner, main, contentinfo, ...)
@@ -159,8 +160,9 @@ void TreeWalk::facts_arrived(int index)
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {
                         Node& node = *m_nodes[static_cast<std::size_t>(index)];
-                        node.has_frame = r.ok() && read_extents(r.message, node.frame) >= 0 && node.frame.w > 0 &&
-                                         node.frame.h > 0;
+                        const bool answered = r.ok() && read_extents(r.message, node.frame) >= 0;
+                        node.has_frame = answered && node.frame.w > 0 && node.frame.h > 0;
+                        node.empty_frame = answered && !node.has_frame;
                     });
 
     // An unnamed landmark reads as what it is: its ARIA kind (xml-roles), and a heading says its
@@ -461,6 +463,7 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.actions = n.actions;
     e.frame = n.frame;
     e.has_frame = n.has_frame;
+    e.empty_frame = n.empty_frame;
     e.key = n.stable_key.empty() ? n.ref.key() : n.stable_key;
     if (n.position >= 0 && n.parent >= 0 && positional_in(*m_nodes[static_cast<std::size_t>(n.parent)]))
         e.key = positional_key(m_nodes[static_cast<std::size_t>(n.parent)]->ref, n.position, e.name);
@@ -501,10 +504,12 @@ void add_extents(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
               [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
               [&e](const Reply& r) {
                   nd_core::Frame f;
-                  if (r.ok() && read_extents(r.message, f) >= 0 && f.w > 0 && f.h > 0) {
+                  const bool answered = r.ok() && read_extents(r.message, f) >= 0;
+                  if (answered && f.w > 0 && f.h > 0) {
                       e.frame = f;
                       e.has_frame = true;
                   }
+                  e.empty_frame = answered && !e.has_frame;
               });
 }
 

@@ -449,6 +449,7 @@ bool WarmTrees::rewalk(Entry& e, std::int32_t at, Deadline deadline)
     if (at != 0 && options.deferred_frames && !top.secure()) {
         top.frame = {};
         top.has_frame = false;
+        top.empty_frame = false;
     }
     splice_subtree(el, at, std::move(sub->elements));
     ++m_stats.rewalked;
@@ -506,6 +507,7 @@ bool WarmTrees::refetch(Entry& e, const std::vector<std::int32_t>& rows, Deadlin
             if (part[k] == 0 || (options.deferred_frames && !now.secure())) {
                 now.frame = old.frame; // read afresh after (refresh_frames)
                 now.has_frame = old.has_frame;
+                now.empty_frame = old.empty_frame;
             }
             m_stats.differed += !(old == now); // an event need not mean a change
             if (old.is(nd_core::STATE_SHOWING) != now.is(nd_core::STATE_SHOWING) &&

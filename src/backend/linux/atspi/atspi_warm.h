@@ -174,6 +174,7 @@ private:
             std::int32_t row = 0;
             nd_core::Frame frame;
             bool ok = false;
+            bool empty = false; // answered, with no area
         };
         std::vector<Ask> asks;              // filled before the batch runs: it answers into them
         std::vector<std::int32_t> unplaced; // rows with an object that a read leaves without a frame

@@ -31,7 +31,9 @@ void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch)
         batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
                   [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
                   [&ask](const Reply& r) {
-                      ask.ok = r.ok() && read_extents(r.message, ask.frame) >= 0 && ask.frame.w > 0 && ask.frame.h > 0;
+                      const bool answered = r.ok() && read_extents(r.message, ask.frame) >= 0;
+                      ask.ok = answered && ask.frame.w > 0 && ask.frame.h > 0;
+                      ask.empty = answered && !ask.ok;
                   });
     }
 }
@@ -41,9 +43,10 @@ void WarmTrees::take_frames(Entry& e, const FrameAsks& frames, std::vector<std::
     auto& el = e.tree.elements;
     for (auto row : frames.unplaced) {
         auto& x = el[static_cast<std::size_t>(row)];
-        if (changed && x.has_frame)
+        if (changed && (x.has_frame || x.empty_frame))
             *changed = true;
         x.has_frame = false;
+        x.empty_frame = false;
         x.frame = {};
     }
     const auto& asks = frames.asks;
@@ -62,9 +65,10 @@ void WarmTrees::take_frames(Entry& e, const FrameAsks& frames, std::vector<std::
              offset(ask.frame.y, new_root.y) != offset(x.frame.y, old_root.y) || ask.frame.w != x.frame.w ||
              ask.frame.h != x.frame.h))
             moved->push_back(ask.row);
-        if (changed && (x.has_frame != ask.ok || (ask.ok && !(x.frame == ask.frame))))
+        if (changed && (x.has_frame != ask.ok || x.empty_frame != ask.empty || (ask.ok && !(x.frame == ask.frame))))
             *changed = true;
         x.has_frame = ask.ok;
+        x.empty_frame = ask.empty;
         x.frame = ask.ok ? ask.frame : nd_core::Frame{};
     }
 }
@@ -120,6 +124,7 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
         auto& x = el[static_cast<std::size_t>(row)];
         if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
             x.has_frame = false;
+            x.empty_frame = false;
             x.frame = {};
         } else if (!x.has_frame && x.is(nd_core::STATE_SHOWING)) {
             placed.push_back(row);
