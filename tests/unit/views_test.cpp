@@ -226,6 +226,36 @@ TEST(HiddenPages, AreOneLineInFullTextsAndNoRowsOfTheSkeleton)
     EXPECT_EQ(project(blind, skeleton()).rows.size(), 5u) << "0, 1, 6, the Permissions panel and the list";
 }
 
+// Chromium keeps dozens of hidden, unnamed buttons in its toolbar, each with an unnamed image: a
+// hidden element whose whole subtree says nothing (no name, text, description, focus or secure
+// field) has no line either, nor what lies inside it; one with anything said below keeps its line.
+TEST(HiddenPages, ThoseThatSayNothingHaveNoLine)
+{
+    constexpr std::uint32_t HIDDEN = STATE_ENABLED | STATE_HIDDEN;
+    TreeBuilder t;
+    t.add(-1, "frame", "Browser");                 // 0
+    t.add(0, "tool_bar", "");                      // 1
+    t.add(1, "push_button", "", HIDDEN);           // 2: says nothing
+    t.add(2, "image", "", HIDDEN);                 // 3
+    t.add(1, "push_button", "", HIDDEN);           // 4: its image has a description
+    t.add(4, "image", "", HIDDEN);                 // 5
+    t.add(1, "push_button", "Reload");             // 6
+    t.add(1, "panel", "", HIDDEN);                 // 7: a secure field inside
+    t.add(7, "password_text", "", HIDDEN | STATE_SECURE); // 8
+    auto s = t.snapshot();
+    s.elements[5].description = "Downloads";
+    const auto v = project(s, full());
+    EXPECT_EQ(v.unlisted, 4) << "2, 3 and what lies in 4 and 7";
+    const auto text = view_text(s, v);
+    for (const auto* line : {"[2] ", "[3] ", "[5] ", "[8] "})
+        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
+    EXPECT_NE(text.find("[4] push_button \"\" (hidden) descendants=1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[7] panel \"\" (hidden) descendants=1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[6] push_button \"Reload\""), std::string::npos) << text;
+    // Drilled into, it is listed.
+    EXPECT_NE(view_text(s, project(s, full(2))).find("[2] push_button"), std::string::npos);
+}
+
 TEST(FullView, MaxElementsCutsInPreorder)
 {
     const auto s = sample_tree().snapshot();

@@ -29,6 +29,21 @@ bool contains(const Array& roles, std::string_view role)
     return std::find(roles.begin(), roles.end(), role) != roles.end();
 }
 
+// Nothing in the subtree of elements[at] has a name, a text or a description, a focus or a secure
+// field: a hidden one such says nothing a model could use (Chromium keeps dozens of unnamed hidden
+// buttons in its toolbar, each with an unnamed image).
+bool says_nothing(const Snapshot& s, std::int32_t at)
+{
+    const auto end = std::min<std::int32_t>(at + s.elements[at].descendant_count + 1, s.size());
+    for (auto k = at; k < end; ++k) {
+        const auto& e = s.elements[k];
+        if (!e.name.empty() || !e.value.empty() || !e.description.empty() || e.is(STATE_FOCUSED) || e.secure() ||
+            e.managed.on || e.children_cut)
+            return false;
+    }
+    return true;
+}
+
 View project_full(const Snapshot& s, const ViewRequest& req)
 {
     View v{ViewKind::full, req.root, {}, false};
@@ -62,8 +77,9 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         }
         view_depth[local] = rel;
         ViewRow row{i, parent_row ? e.parent : -1, rel};
-        row.unlisted = hidden_above || (i != req.root && is_hidden_shell(e));
-        row.hides_below = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN) && e.descendant_count > 0;
+        const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
+        row.unlisted = hidden_above || (i != req.root && is_hidden_shell(e)) || (hidden_top && says_nothing(s, i));
+        row.hides_below = hidden_top && !row.unlisted && e.descendant_count > 0;
         v.unlisted += row.unlisted ? 1 : 0;
         v.rows.push_back(row);
         ++i;

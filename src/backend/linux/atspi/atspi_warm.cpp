@@ -138,10 +138,17 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     // event announces: such windows are always read cold. Nor do Qt's item views announce the
     // cells they make anew at each read (positional keys, atspi_message.h), which a warm read
     // could not ask again by path. Their showing rows are framed all the same, as for any read.
+    // Nor does Evince announce its first layout: a document whose pages none reads showing yet is
+    // read cold until one does (a page that shows later moves, and brings its neighbours along).
     const bool positional = cold.options.positional_item_views;
-    const bool never_warm = std::any_of(tree.elements.begin(), tree.elements.end(), [positional](const auto& x) {
+    bool pages = false, page_shows = false;
+    const bool never_warm = std::any_of(tree.elements.begin(), tree.elements.end(), [&](const auto& x) {
+        if (x.role == "page") {
+            pages = true;
+            page_shows = page_shows || x.is(nd_core::STATE_SHOWING);
+        }
         return x.managed.on || (positional && x.key.find('~') != std::string::npos);
-    });
+    }) || (pages && !page_shows);
     if (never_warm)
         m_entries.erase(window_id);
     if (!never_warm && m_entries.size() >= MAX_WINDOWS && !m_entries.count(window_id)) {
@@ -283,8 +290,16 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
             held_focus.push_back(static_cast<std::int32_t>(i));
     if (!held_focus.empty() && !keep_focus_lost(e, held_focus, deadline))
         return false;
+    // A document's page on screen that read without text is asked again on every read: Evince
+    // extracts a page's text when first asked and answers empty until it has, with no event.
+    std::vector<std::int32_t> again = held_focus;
+    for (std::size_t i = 0, pages = 0; i < el.size() && pages < MAX_UNSETTLED_PAGES; ++i)
+        if (el[i].role == "page" && el[i].is(nd_core::STATE_SHOWING) && el[i].value.empty() && !el[i].secure()) {
+            again.push_back(static_cast<std::int32_t>(i));
+            ++pages;
+        }
     if (changes.structural.empty() && changes.content.empty() && changes.gone.empty())
-        return held_focus.empty() || refetch(e, held_focus, deadline);
+        return again.empty() || refetch(e, again, deadline);
     std::unordered_map<std::string_view, std::int32_t> index;
     index.reserve(el.size());
     for (std::size_t i = 0; i < el.size(); ++i)
@@ -342,7 +357,7 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
         if (at > 0)
             content.push_back(el[static_cast<std::size_t>(at)].parent);
     }
-    for (auto row : held_focus)
+    for (auto row : again)
         content.push_back(row);
     std::sort(content.begin(), content.end());
     content.erase(std::unique(content.begin(), content.end()), content.end());

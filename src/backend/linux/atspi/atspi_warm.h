@@ -67,6 +67,7 @@ public:
     static constexpr std::size_t MAX_MOVED = 16;     // rows that changed place, read again; more is a scroll
     static constexpr std::size_t MAX_REREAD = 256;   // those and the hidden rows beside them, read again
     static constexpr std::size_t MAX_HELD_FOCUS = 8; // rows that read focused, asked again on every read
+    static constexpr std::size_t MAX_UNSETTLED_PAGES = 8; // pages on screen that read without text, the same
     static constexpr auto MAX_IDLE = std::chrono::seconds(60);
     // A cold read at least this often, whatever the events say: the bound on trusting them.
     static constexpr auto MAX_WARM_AGE = std::chrono::seconds(30);
