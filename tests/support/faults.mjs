@@ -71,7 +71,9 @@ export async function cpuShare(pid, ms) {
     return alive(pid) ? (cpuTicks(pid) - before) / 100 / (ms / 1000) : 0; // USER_HZ is 100 on Linux
 }
 
-// What a test started, undone in reverse order whatever happens.
+// What a test started, undone in reverse order whatever happens. A step that takes more than 10 s
+// says so on stderr.
+const SLOW_CLEANUP_MS = 10000;
 export class Cleanup {
     constructor() { this.steps = []; }
     add(step) { this.steps.push(step); }
@@ -104,11 +106,14 @@ export class Cleanup {
     async run() {
         const errors = [];
         for (const step of this.steps.reverse()) {
+            const startedAt = Date.now();
             try {
                 await step();
             } catch (err) {
                 errors.push(err);
             }
+            if (Date.now() - startedAt > SLOW_CLEANUP_MS)
+                console.error(`a cleanup step took ${Date.now() - startedAt} ms: ${String(step).slice(0, 100)}`);
         }
         if (errors.length)
             throw errors[0];
