@@ -387,6 +387,51 @@ TEST(SkeletonView, RowsFollowTheRule)
     expect_consistent(v);
 }
 
+// An unnamed skeleton row says which names it holds (the first three, each once, none hidden or
+// secure, and whether there are more), so a model can tell its groups apart without drilling
+// into each; a named row and the root say nothing more.
+TEST(SkeletonView, AnUnnamedRowSaysWhatItHolds)
+{
+    constexpr std::uint32_t HIDDEN = STATE_ENABLED | STATE_HIDDEN;
+    TreeBuilder t;
+    t.add(-1, "frame", "Editor");                         // 0
+    t.add(0, "filler", "");                               // 1: a group of controls
+    t.add(1, "push_button", "Open");                      // 2
+    t.add(2, "label", "Open");                            // 3: the same name again
+    t.add(1, "password_text", "Secret", STATE_SECURE);    // 4: secure
+    t.add(1, "push_button", "Undo", HIDDEN);              // 5: hidden
+    t.add(1, "push_button", "New tab");                   // 6
+    t.add(1, "push_button", "A name far longer than a hint may be"); // 7
+    t.add(1, "push_button", "Menu");                      // 8: a fourth
+    t.add(0, "panel", "Status");                          // 9: named
+    t.add(9, "push_button", "Retry");                     // 10
+    t.add(9, "push_button", "Close");                     // 11
+    t.add(9, "push_button", "Help");                      // 12
+    const auto s = t.snapshot();
+    const auto v = project(s, skeleton());
+    const ViewRow* group = nullptr;
+    const ViewRow* status = nullptr;
+    for (const auto& r : v.rows) {
+        if (r.index == 1)
+            group = &r;
+        if (r.index == 9)
+            status = &r;
+        if (r.index == 0)
+            EXPECT_TRUE(r.holds.empty());
+    }
+    ASSERT_NE(group, nullptr);
+    EXPECT_EQ(group->holds, (std::vector<std::string>{"Open", "New tab", "A name far longer than a hint may be"}));
+    EXPECT_TRUE(group->holds_more);
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(status->holds.empty());
+    const auto text = view_text(s, v);
+    EXPECT_NE(text.find("[1] filler \"\" children=6 descendants=7 holds \"Open\", \"New tab\", \"A name far longer than \u2026\", \u2026\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("Secret"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Undo"), std::string::npos) << text;
+}
+
 TEST(SkeletonView, NeverListsSecureFields)
 {
     const auto s = sample_tree().snapshot();

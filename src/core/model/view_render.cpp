@@ -241,6 +241,13 @@ void append_line(std::string& out, const Snapshot& s, const View& v, const ViewR
             append_int(out, row.fold_last);
             out.push_back(']');
         }
+        // An unnamed row: the first names it holds.
+        for (std::size_t k = 0; k < row.holds.size(); ++k) {
+            out.append(k == 0 ? " holds " : ", ");
+            append_quoted_cut(out, row.holds[k], HOLDS_MAX_CHARS);
+        }
+        if (row.holds_more)
+            out.append(", …");
         append_level(out, e);
         if (row.section > 0) {
             out.append(" section=");

@@ -20,6 +20,9 @@ inline constexpr std::int32_t SKELETON_DEFAULT_MAX_ELEMENTS = 60;
 inline constexpr std::int32_t SKELETON_MAX_ELEMENTS = 200;
 inline constexpr std::int32_t SKELETON_DEFAULT_MAX_DEPTH = 4;
 inline constexpr std::int32_t LABEL_MAX_CHARS = 80;
+inline constexpr std::size_t HOLDS_MAX = 3;          // names an unnamed skeleton row says it holds
+inline constexpr std::int32_t HOLDS_MAX_CHARS = 24;  // of each
+inline constexpr std::int32_t HOLDS_SCAN = 400;      // elements looked at for them
 inline constexpr std::int32_t NAME_MAX_CHARS = 200;
 inline constexpr std::int32_t VALUE_MAX_CHARS = 1000;
 
@@ -47,6 +50,11 @@ struct ViewRow {
     // A full view's hidden element (STATE_HIDDEN) below the view's root and inside no other: its
     // line says so and how many lie below it, which have none (docs/tokens.md, "Full reads").
     bool hides_below = false;
+    // An unnamed skeleton row below the root: the first names a person reads inside it (at most
+    // HOLDS_MAX, none hidden or secure), so that a model can tell its groups apart without a
+    // drill-down; holds_more when it holds other names too.
+    std::vector<std::string> holds;
+    bool holds_more = false;
 
     bool operator==(const ViewRow&) const = default;
 };

@@ -355,11 +355,35 @@ bool choose(const Snapshot& s, std::vector<Candidate>& cands, std::int32_t max_e
     return take < order.size();
 }
 
+// The first names inside an unnamed row (ViewRow::holds), in preorder, each once; what is hidden
+// (when the view hides it) or secure, and what lies inside either, is passed over.
+void find_holds(const Snapshot& s, std::int32_t at, bool hides, ViewRow& row)
+{
+    const auto end = std::min<std::int32_t>({at + s.elements[at].descendant_count + 1, at + 1 + HOLDS_SCAN, s.size()});
+    for (auto k = at + 1; k < end;) {
+        const auto& e = s.elements[k];
+        if (e.secure() || (hides && e.is(STATE_HIDDEN))) {
+            k += e.descendant_count + 1;
+            continue;
+        }
+        const auto label = skeleton_label(e);
+        if (!label.empty() && std::find(row.holds.begin(), row.holds.end(), label) == row.holds.end()) {
+            if (row.holds.size() == HOLDS_MAX) {
+                row.holds_more = true;
+                return;
+            }
+            row.holds.emplace_back(label);
+        }
+        ++k;
+    }
+}
+
 } // namespace
 
 View project_skeleton(const Snapshot& s, const ViewRequest& req)
 {
     View v{ViewKind::skeleton, req.root, {}, false};
+    const bool hides = hides_hidden(s, req.root);
     auto cands = find_candidates(s, req, v.truncated);
     fold_runs(s, cands);
     if (choose(s, cands, req.max_elements))
@@ -376,6 +400,8 @@ View project_skeleton(const Snapshot& s, const ViewRequest& req)
         ViewRow row{index, -1, 0, cands[c].fold_count, cands[c].fold_last};
         if (is_outline_heading(s, index))
             row.section = section_end(s, index) - index;
+        if (index != req.root && skeleton_label(s.elements[index]).empty())
+            find_holds(s, index, hides, row);
         if (up >= 0) {
             const auto& above = v.rows[static_cast<std::size_t>(row_of[static_cast<std::size_t>(up)])];
             row.parent_index = above.index;
