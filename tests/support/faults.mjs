@@ -76,8 +76,15 @@ export async function cpuShare(pid, ms) {
 // that start a test desktop, where 5 s is usual, and the next one will say where).
 const SLOW_STEP_MS = 10000;
 export class Cleanup {
-    constructor() { this.steps = []; }
-    add(step) { this.steps.push(step); }
+    constructor() {
+        this.steps = [];
+        this.startedAt = Date.now();
+        this.timeline = []; // when each step was added: how far the test had come
+    }
+    add(step) {
+        this.steps.push(step);
+        this.timeline.push(`+${Date.now() - this.startedAt} ms ${String(step).slice(0, 60).replace(/\s+/g, ' ')}`);
+    }
     dir(prefix) {
         const dir = mkdtempSync(path.join(tmpdir(), prefix));
         this.add(() => {
@@ -122,12 +129,18 @@ export class Cleanup {
 }
 
 // Runs `fn(cleanup)` and then the cleanup; `make` gives a Cleanup of a subclass.
+// A test that takes more than SLOW_TEST_MS says on stderr when each of its steps was added, and when
+// its body ended: where the time went.
+const SLOW_TEST_MS = 30000;
 export async function withCleanup(fn, make = () => new Cleanup()) {
     const c = make();
     try {
         return await fn(c);
     } finally {
+        const bodyMs = Date.now() - c.startedAt;
         await c.run();
+        if (Date.now() - c.startedAt > SLOW_TEST_MS)
+            console.error(`a slow test: ${c.timeline.join('; ')}; body ended +${bodyMs} ms; cleanup ended +${Date.now() - c.startedAt} ms`);
     }
 }
 
