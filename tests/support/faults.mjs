@@ -202,16 +202,13 @@ export async function startDesktop(c) {
         }
     });
     xPid = Number(readFileSync(path.join(dir, 'pids'), 'utf8').split('\n')[0]);
-    const sourced = spawnSync('bash', ['-c', 'source "$0/env" && env -0', dir], { encoding: 'utf8' });
-    const all = {};
-    for (const entry of sourced.stdout.split('\0')) {
-        const eq = entry.indexOf('=');
-        if (eq > 0)
-            all[entry.slice(0, eq)] = entry.slice(eq + 1);
-    }
+    // The four variables, read from the lines test-desktop writes for them (`export NAME="value"`).
+    // A bash that sourced the file and printed its environment took a minute in some CI runs, with
+    // the test's event loop blocked the while (the slow-test timeline showed it there).
+    const lines = readFileSync(path.join(dir, 'env'), 'utf8');
     const env = {};
     for (const k of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR'])
-        env[k] = all[k];
+        env[k] = new RegExp(`^export ${k}="([^"]*)"$`, 'm').exec(lines)?.[1];
     display = /^:(\d+)$/.exec(env.DISPLAY ?? '')?.[1] ?? null;
     return { dir, env, xPid };
 }
