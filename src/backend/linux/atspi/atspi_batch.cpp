@@ -26,6 +26,13 @@ std::uint64_t usec_until(Deadline deadline)
 
 } // namespace
 
+PlaceAnswer read_place(const Reply& r, nd_core::Frame& out)
+{
+    const bool answered = r.ok() && read_extents(r.message, out) >= 0;
+    const bool area = answered && out.w > 0 && out.h > 0;
+    return {area, answered && !area};
+}
+
 AtspiBatch::AtspiBatch(AtspiBus& bus, Deadline deadline) : m_bus(bus), m_deadline(deadline) {}
 
 AtspiBatch::~AtspiBatch()

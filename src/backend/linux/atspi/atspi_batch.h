@@ -19,6 +19,7 @@
 // exited) answers its outstanding calls with a "disconnected" error, as the bus would.
 
 #include "backend/linux/atspi/atspi_bus.h"
+#include "backend/linux/atspi/atspi_message.h"
 
 #include <cstddef>
 #include <deque>
@@ -37,6 +38,14 @@ struct Reply {
 };
 
 using ReplyHandler = std::function<void(const Reply&)>;
+
+// What a GetExtents reply says of a place: none (an error or no extents), one with no area, or
+// one with an area; `out` holds what the app answered.
+struct PlaceAnswer {
+    bool has_area = false;
+    bool empty = false; // answered, with no area (Element::empty_frame)
+};
+PlaceAnswer read_place(const Reply&, nd_core::Frame& out);
 
 class AtspiBatch {
 public:

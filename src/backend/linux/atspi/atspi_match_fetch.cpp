@@ -202,8 +202,7 @@ void MatchFetch::states_known(std::size_t index)
                 [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
                 [this, index](const Reply& r) {
                     Candidate& cand = at(index);
-                    cand.has_frame =
-                        r.ok() && read_extents(r.message, cand.frame) >= 0 && cand.frame.w > 0 && cand.frame.h > 0;
+                    cand.has_frame = read_place(r, cand.frame).has_area;
                     if (!r.ok() && dbus_error_is_gone(r.error))
                         cand.gone = true;
                 });

@@ -132,8 +132,8 @@ void hide_unplaced_subtrees(std::vector<nd_core::Element>& elements)
     std::vector<char> folded(elements.size(), 0);
     for (std::size_t i = 1; i < elements.size(); ++i) {
         auto& e = elements[i];
-        const auto parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < i ? static_cast<std::size_t>(e.parent) : 0;
-        folded[i] = e.parent >= 0 && parent > 0 && (folded[parent] || elements[parent].empty_frame);
+        const auto parent = e.parent > 0 && static_cast<std::size_t>(e.parent) < i ? static_cast<std::size_t>(e.parent) : 0;
+        folded[i] = parent > 0 && (folded[parent] || elements[parent].empty_frame);
         if (folded[i]) {
             e.has_frame = false;
             e.frame = {};

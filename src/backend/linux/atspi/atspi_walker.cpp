@@ -160,9 +160,9 @@ void TreeWalk::facts_arrived(int index)
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {
                         Node& node = *m_nodes[static_cast<std::size_t>(index)];
-                        const bool answered = r.ok() && read_extents(r.message, node.frame) >= 0;
-                        node.has_frame = answered && node.frame.w > 0 && node.frame.h > 0;
-                        node.empty_frame = answered && !node.has_frame;
+                        const auto place = read_place(r, node.frame);
+                        node.has_frame = place.has_area;
+                        node.empty_frame = place.empty;
                     });
 
     // An unnamed landmark reads as what it is: its ARIA kind (xml-roles), and a heading says its
@@ -504,12 +504,12 @@ void add_extents(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
               [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
               [&e](const Reply& r) {
                   nd_core::Frame f;
-                  const bool answered = r.ok() && read_extents(r.message, f) >= 0;
-                  if (answered && f.w > 0 && f.h > 0) {
+                  const auto place = read_place(r, f);
+                  if (place.has_area) {
                       e.frame = f;
                       e.has_frame = true;
                   }
-                  e.empty_frame = answered && !e.has_frame;
+                  e.empty_frame = place.empty;
               });
 }
 

@@ -124,7 +124,8 @@ private:
 };
 
 // Adds the ask for `ref`'s place on the screen (GetExtents) to `batch`; a frame with an area
-// goes into `e` (frame, has_frame), anything else leaves it as it was.
+// goes into `e` (frame, has_frame), anything else leaves its frame as it was; empty_frame says
+// whether the app answered a place with no area.
 void add_extents(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
 // Adds the asks for the names of `e`'s actions that GetActions left empty (Chromium's) and marks
 // them asked (Element::action_names_asked); the names go into `e`. Returns how many were added.

@@ -31,9 +31,9 @@ void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch)
         batch.add({ref->bus, ref->path, IFACE_COMPONENT, "GetExtents"},
                   [](sd_bus_message* m) { return sd_bus_message_append(m, "u", COORD_SCREEN); },
                   [&ask](const Reply& r) {
-                      const bool answered = r.ok() && read_extents(r.message, ask.frame) >= 0;
-                      ask.ok = answered && ask.frame.w > 0 && ask.frame.h > 0;
-                      ask.empty = answered && !ask.ok;
+                      const auto place = read_place(r, ask.frame);
+                      ask.ok = place.has_area;
+                      ask.empty = place.empty;
                   });
     }
 }
