@@ -112,8 +112,9 @@ void DocsOutline::check_outline()
             continue;
         // Chapters before sections: the skeleton fills its rows level by level.
         const int level = row.value("level", 0);
-        if (label.rfind("Chapter ", 0) == 0)
+        if (label.rfind("Chapter ", 0) == 0) {
             EXPECT_EQ(level, 2) << row.dump();
+        }
         if (level == 3)
             ++sections;
         if (label == "Chapter 5: Text fields")
@@ -181,3 +182,63 @@ TEST_F(DocsOutline, FirefoxReadsTheChaptersAndEachChaptersSection)
 }
 
 } // namespace
+
+// A page built of plain boxes (fixtures/web/shop.html: no landmark, heading or list; its buttons are
+// boxes with click handlers) read as its document alone. Its groups of links are skeleton rows that
+// say what they hold, a full read says which boxes answer a click, and a click on one runs it.
+class ShopPage : public nd_test::BrowserActs {
+protected:
+    void check_shop();
+};
+
+void ShopPage::check_shop()
+{
+    (void)read_with("link", "Next");
+    auto sk = call("get_window_state", {{"window_id", m_window["window_id"]}, {"skeleton", true}});
+    ASSERT_FALSE(sk.is_error) << sk.text;
+    for (const char* holds : {"holds \"Women\", \"Men\", \"Kids\", …", "holds \"Wool sweater 0\", ",
+             "holds \"1\", \"2\", \"3\", …"})
+        EXPECT_NE(sk.text.find(holds), std::string::npos) << holds << " is missing from\n" << sk.text;
+
+    // The box that says "Add to cart" (Chromium: a section with a static text child; Gecko: a
+    // section whose value is its text) runs a click as its default action.
+    auto full = call("get_window_state", {{"window_id", m_window["window_id"]}, {"max_elements", 5000}, {"max_depth", 200}});
+    ASSERT_FALSE(full.is_error) << full.text;
+    const auto& rows = full.s["elements"];
+    json box;
+    for (std::size_t i = 0; i + 1 < rows.size() && box.is_null(); ++i) {
+        const auto& row = rows[i];
+        const bool says = row.value("value", "") == "Add to cart" || rows[i + 1].value("name", "") == "Add to cart";
+        if (says && !row["actions"].empty() && row["actions"][0] == "click")
+            box = row;
+    }
+    ASSERT_FALSE(box.is_null()) << full.text.substr(0, 6000);
+    const auto line = "[" + std::to_string(box["element_index"].get<int>()) + "] ";
+    const auto at = full.text.find(line);
+    ASSERT_NE(at, std::string::npos) << full.text.substr(0, 6000);
+    const auto line_end = full.text.find('\n', at);
+    EXPECT_NE(full.text.substr(at, line_end - at).find("(clickable)"), std::string::npos)
+        << full.text.substr(at, line_end - at);
+    EXPECT_EQ(full.text.find("link \"Women\" (clickable)"), std::string::npos) << "a link is a control already";
+
+    click(box, "the Add to cart box");
+    EXPECT_TRUE(eventually([](const json& a) { return shows_text(a, "Cart: 1"); })) << "the click did not run";
+    std::printf("%s: shop page skeleton %zu rows, %zu bytes\n", m_app_label.c_str(), sk.s["elements"].size(),
+        sk.text.size());
+}
+
+TEST_F(ShopPage, ChromiumShowsThePagesGroupsAndItsClickableBoxes)
+{
+    open_chromium("shop.html", 300, "1200,900");
+    if (IsSkipped() || HasFatalFailure())
+        return;
+    check_shop();
+}
+
+TEST_F(ShopPage, FirefoxShowsThePagesGroupsAndItsClickableBoxes)
+{
+    open_firefox("shop.html", 200, "1200", "900");
+    if (IsSkipped() || HasFatalFailure())
+        return;
+    check_shop();
+}

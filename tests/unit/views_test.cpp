@@ -416,8 +416,9 @@ TEST(SkeletonView, AnUnnamedRowSaysWhatItHolds)
             group = &r;
         if (r.index == 9)
             status = &r;
-        if (r.index == 0)
+        if (r.index == 0) {
             EXPECT_TRUE(r.holds.empty());
+        }
     }
     ASSERT_NE(group, nullptr);
     EXPECT_EQ(group->holds, (std::vector<std::string>{"Open", "New tab", "A name far longer than a hint may be"}));
@@ -629,15 +630,16 @@ TEST(SkeletonView, UnnamedGroupsOfControlsAreRowsAfterNamedOnes)
     t.add(19, "check_box", "Exact");
     t.add(1, "panel", "Named");              // 22: a named container ranks before the groups
     t.add(22, "label", "x");
-    t.add(1, "document_web", "Help");        // 24: a page marks its own regions
-    t.add(24, "section");                    // 25
+    t.add(1, "document_web", "Help");        // 24
+    t.add(24, "section");                    // 25: a group of links in a page, as in a window
     for (const char* link : {"a", "b", "c"})
         t.add(25, "link", link);
     t.add(1, "menu");                        // 29: a popup's items
     for (const char* item : {"Cut", "Copy", "Paste"})
         t.add(29, "push_button", item);
     const auto v = project(t.snapshot(), skeleton());
-    EXPECT_EQ(rows(v), (std::vector<Row>{{0, -1, 0}, {2, 0, 1}, {9, 2, 2}, {14, 0, 1}, {22, 0, 1}, {24, 0, 1}}));
+    EXPECT_EQ(rows(v),
+              (std::vector<Row>{{0, -1, 0}, {2, 0, 1}, {9, 2, 2}, {14, 0, 1}, {22, 0, 1}, {24, 0, 1}, {25, 24, 2}}));
     expect_consistent(v);
     // The named container and the landmark come first when rows run short.
     EXPECT_EQ(rows(project(t.snapshot(), skeleton(0, 3))), (std::vector<Row>{{0, -1, 0}, {22, 0, 1}, {24, 0, 1}}));
@@ -1044,4 +1046,45 @@ TEST(SkeletonDense, FoldsNeedThreeAlikeByLabelOrEightAlikeByShape)
     EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int32_t>>{
                        {"W", 0}, {"Inbox", 0}, {"Outbox", 0}, {"A", 0}, {"B", 0}, {"C", 0}, {"a", 8},
                        {"D", 3}})); // preorder
+}
+
+// A page built of plain boxes (no landmark, heading or list; a shop's grid of cards) read as its
+// document alone: its groups of links and buttons are rows too. A box with a click handler says
+// so in a full read.
+TEST(SkeletonView, APageOfPlainBoxesShowsItsGroupsOfControls)
+{
+    TreeBuilder t;
+    t.add(-1, "frame", "Shop");                      // 0
+    t.add(0, "document_web", "Shop");                // 1
+    t.add(1, "entry", "Search products", STATE_ENABLED | STATE_EDITABLE); // 2
+    const auto nav = t.add(1, "section", "");        // 3
+    for (const char* name : {"Women", "Men", "Kids"})
+        t.add(t.add(nav, "link", name), "static", name);
+    const auto grid = t.add(1, "section", "");
+    for (int card = 0; card < 2; ++card) {
+        const auto c = t.add(grid, "section", "");
+        const auto title = "Product " + std::to_string(card);
+        t.add(t.add(t.add(c, "section", ""), "link", title), "static", title);
+        t.add(c, "push_button", "Add to cart");
+        const auto fav = t.add(c, "section", ""); // a box with a click handler
+        t.at(fav).actions = {"click", "showContextMenu"};
+        t.at(t.add(fav, "static", "Save")).actions = {"clickAncestor"};
+    }
+    const auto footer = t.add(1, "section", "");    // two links: no group
+    t.add(footer, "link", "Terms");
+    t.add(footer, "link", "Privacy");
+    t.at(t.add(0, "panel", "")).actions = {"click"}; // the browser's own box: Gecko's answer clicks
+    const auto s = t.snapshot();
+    const auto v = project(s, skeleton());
+    std::vector<std::int32_t> rows;
+    for (const auto& r : v.rows)
+        rows.push_back(r.index);
+    EXPECT_EQ(rows, (std::vector<std::int32_t>{0, 1, nav, grid})) << view_text(s, v);
+    EXPECT_NE(view_text(s, v).find("holds \"Product 0\", \"Add to cart\", \"Save\", …"), std::string::npos)
+        << view_text(s, v);
+    const auto full = view_text(s, project(s, ViewRequest{}));
+    EXPECT_NE(full.find("section \"\" (clickable)\n"), std::string::npos) << full;
+    EXPECT_EQ(full.find("static \"Save\" (clickable)"), std::string::npos) << full;
+    EXPECT_EQ(full.find("link \"Women\" (clickable)"), std::string::npos) << full;
+    EXPECT_EQ(full.find("panel \"\" (clickable)"), std::string::npos) << full;
 }

@@ -184,7 +184,7 @@ std::size_t write_row(JsonWriter& w, const Snapshot& s, const View& v, const Vie
     return tail;
 }
 
-void append_state_words(std::string& out, const Element& e)
+void append_state_words(std::string& out, const Element& e, bool clickable)
 {
     static constexpr std::pair<State, std::string_view> SHOWN[] = {
         {STATE_CHECKED, "checked"}, {STATE_SELECTED, "selected"}, {STATE_EXPANDED, "expanded"},
@@ -204,6 +204,8 @@ void append_state_words(std::string& out, const Element& e)
         word("disabled");
     if (e.secure())
         word("secure");
+    if (clickable)
+        word("clickable");
     if (!first)
         out.push_back(')');
 }
@@ -261,7 +263,7 @@ void append_line(std::string& out, const Snapshot& s, const View& v, const ViewR
             out.append(" = ");
             append_quoted_cut(out, e.value, VALUE_MAX_CHARS);
         }
-        append_state_words(out, e);
+        append_state_words(out, e, row.clickable);
         if (row.hides_below) {
             // What lies below a hidden element has no line: how much there is.
             out.append(" descendants=");

@@ -55,6 +55,8 @@ View project_full(const Snapshot& s, const ViewRequest& req)
     std::vector<std::int32_t> view_depth(static_cast<std::size_t>(end - req.root), -1);
     // Inside a hidden element below the root (its own row lists it; what lies below has no line).
     std::vector<char> inside_hidden(static_cast<std::size_t>(end - req.root), 0);
+    // Inside a document, itself included (ViewRow::clickable).
+    std::vector<char> in_page(static_cast<std::size_t>(end - req.root), 0);
     const bool hides = hides_hidden(s, req.root);
     for (std::int32_t i = req.root; i < end;) {
         const auto& e = s.elements[i];
@@ -64,6 +66,7 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         const bool hidden_above =
             parent_in && (inside_hidden[up] || (hides && e.parent != req.root && s.elements[e.parent].is(STATE_HIDDEN)));
         inside_hidden[local] = hidden_above;
+        in_page[local] = static_cast<char>(parent_in ? is_document_role(e.role) || in_page[up] : in_document(s, i));
         const bool parent_row = parent_in && view_depth[up] >= 0;
         const std::int32_t rel = parent_row ? view_depth[up] + 1 : 0;
         if (rel > req.max_depth) {
@@ -80,6 +83,7 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
         row.unlisted = hidden_above || (i != req.root && is_hidden_shell(e)) || (hidden_top && says_nothing(s, i));
         row.hides_below = hidden_top && !row.unlisted && e.descendant_count > 0;
+        row.clickable = in_page[local] && is_clickable(e);
         v.unlisted += row.unlisted ? 1 : 0;
         v.rows.push_back(row);
         ++i;
@@ -108,6 +112,12 @@ bool is_control(const Element& e)
     static constexpr std::array roles = {"push_button"sv, "push_button_menu"sv, "toggle_button"sv, "radio_button"sv,
         "check_box"sv, "combo_box"sv, "spin_button"sv, "slider"sv, "entry"sv, "password_text"sv, "link"sv};
     return contains(roles, e.role) || (e.role == "text" && e.is(STATE_EDITABLE));
+}
+
+bool is_clickable(const Element& e)
+{
+    return !e.actions.empty() && e.actions.front() == "click" && !is_control(e) &&
+           e.role.find("menu") == std::string::npos;
 }
 
 bool is_hidden_shell(const Element& e)

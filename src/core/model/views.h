@@ -50,6 +50,10 @@ struct ViewRow {
     // A full view's hidden element (STATE_HIDDEN) below the view's root and inside no other: its
     // line says so and how many lie below it, which have none (docs/tokens.md, "Full reads").
     bool hides_below = false;
+    // A full view's row of an element inside a document that is no control yet runs a click as its
+    // default action (is_clickable: a page's `<div onclick>`): its line says so. Outside documents
+    // Gecko's own boxes answer clicks everywhere, and toolkits' controls carry their roles.
+    bool clickable = false;
     // An unnamed skeleton row below the root: the first names a person reads inside it (at most
     // HOLDS_MAX, none hidden or secure), so that a model can tell its groups apart without a
     // drill-down; holds_more when it holds other names too.
@@ -81,6 +85,11 @@ bool qualifies_for_skeleton(const Element&);
 // A control a model acts on: a button of any kind, a check box, radio, combo box, spin button,
 // slider, entry, editable text or link.
 bool is_control(const Element&);
+// An element that is none of those, yet whose default action is a click: a web page's box with a
+// click handler (`<div onclick>`: Chromium and Gecko name that action `click`, a plain box's
+// `doDefault` or none; Chromium names actions only for the rows of a full read, so the skeleton
+// cannot count them). Menu items, whose default action is a click in GTK 3, are not.
+bool is_clickable(const Element&);
 // An element no one sees and nothing can be done with: no name, text, description or children,
 // not showing, not focused, no control and no secure field (Gecko's closed popups, 34 of
 // Thunderbird's 72 elements; Chromium's hidden notification views). A full view's text leaves it

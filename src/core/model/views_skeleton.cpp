@@ -2,7 +2,7 @@
 // preorder, which real pages defeat: a chat page spends its 60 rows on 33 "Reactions" groups and never
 // reaches its composer. So the skeleton is built in four passes:
 //   1. candidates: the rows that qualify (views.cpp), the headings of documents, and groups
-//      of controls in unnamed containers outside documents, to max_depth skeleton levels (an unnamed
+//      of controls in unnamed containers, to max_depth skeleton levels (an unnamed
 //      wrapper of one child that holds its only candidate gives way to that candidate), none of
 //      them hidden or inside what is (STATE_HIDDEN);
 //   2. folding: a run of alike siblings (same skeleton parent and role, and three or more with the
@@ -140,8 +140,10 @@ std::vector<char> document_flags(const Snapshot& s, const ViewRequest& req, std:
 
 // Native toolkits leave most containers unnamed and untyped (GTK's header bars and button grids
 // are `panel`s and `filler`s), so a window whose regions are such containers had a skeleton of
-// its root and its scroll panes alone. An unnamed generic container outside documents (web pages
-// mark their regions) is a group when at least MIN_GROUP_CONTROLS controls lie loose in it:
+// its root and its scroll panes alone, and a web page built of plain boxes (no landmark, no
+// heading, no list: a shop's grid of cards) one of its document alone. An unnamed generic
+// container is a group when at least MIN_GROUP_CONTROLS controls lie loose in it (a box with a
+// click handler is none: Chromium names its actions only for the rows of a full read):
 // below it through containers and other rows, but not inside a control (a button's inner
 // button), another row of the skeleton (a landmark, a named container, a smaller group) or a
 // popup (a menu, a combo box's list). So a header bar whose buttons sit in a few unnamed boxes
@@ -149,8 +151,7 @@ std::vector<char> document_flags(const Snapshot& s, const ViewRequest& req, std:
 // landmark, a named container, a document: Chromium's boxes around its toolbars and the page) is
 // a region of regions, not a group, whatever controls lie beside them: it would push the regions
 // it holds a level deeper. Indexed from the view's root.
-std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std::int32_t end,
-                                 const std::vector<char>& in_document)
+std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std::int32_t end)
 {
     const auto n = static_cast<std::size_t>(end - req.root);
     std::vector<char> group(n, 0), holds_region(n, 0);
@@ -161,7 +162,7 @@ std::vector<char> control_groups(const Snapshot& s, const ViewRequest& req, std:
         const auto at = static_cast<std::size_t>(i - req.root);
         std::int32_t up = 0; // what it gives its parent
         // Hidden controls (a tab widget's other pages) make no group of what shows.
-        if (in_document[at] || e.role == "menu" || e.role == "popup_menu" || (hides && e.is(STATE_HIDDEN)))
+        if (e.role == "menu" || e.role == "popup_menu" || (hides && e.is(STATE_HIDDEN)))
             up = 0;
         else if (is_control(e))
             up = 1;
@@ -201,7 +202,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
     const auto& root = s.elements[req.root];
     const std::int32_t end = req.root + root.descendant_count + 1;
     const auto documents = document_flags(s, req, end);
-    const auto groups = control_groups(s, req, end, documents);
+    const auto groups = control_groups(s, req, end);
     const bool hides = hides_hidden(s, req.root);
     // For each element of the subtree: the position of its nearest candidate ancestor-or-self.
     std::vector<std::int32_t> anchor(static_cast<std::size_t>(end - req.root), -1);
