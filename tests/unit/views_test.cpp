@@ -170,6 +170,93 @@ TEST(FullView, HiddenShellsHaveNoLineAndAreCounted)
     EXPECT_EQ(project(s, skeleton()).unlisted, 0) << "a skeleton has no leaves";
 }
 
+// Chromium keeps the whitespace between a page's inline elements as text leaves with no text
+// (`static ""`, showing, with a frame): a tenth of a full read's tokens that say nothing. Their
+// lines go, counted with the hidden shells; a text leaf that says or does anything keeps its line.
+TEST(FullView, BlankTextHasNoLine)
+{
+    constexpr std::uint32_t SHOWN = nd_test::PLAIN | STATE_SHOWING;
+    TreeBuilder t;
+    t.add(-1, "frame", "Chat");                             // 0
+    t.add(0, "document_web", "Chat", SHOWN);                // 1
+    t.add(1, "static", "", SHOWN);                          // 2: whitespace: no line
+    t.add(1, "link", "permalink", SHOWN);                   // 3
+    t.add(1, "label", "", SHOWN);                           // 4: no line
+    t.add(1, "text", "", SHOWN);                            // 5: no line
+    t.add(1, "text", "", SHOWN | STATE_EDITABLE);           // 6: a place to type
+    t.add(1, "static", "", SHOWN | STATE_FOCUSED);          // 7: focused
+    t.add(1, "static", "", SHOWN);                          // 8: a value
+    t.add(1, "static", "", SHOWN);                          // 9: a description
+    t.add(1, "static", "", SHOWN);                          // 10: children
+    t.add(10, "image", "Logo", SHOWN);                      // 11
+    t.add(1, "panel", "", SHOWN);                           // 12: no text leaf
+    auto s = t.snapshot();
+    s.elements[8].value = "3 new";
+    s.elements[9].description = "Unread";
+    const auto v = project(s, full());
+    EXPECT_EQ(v.unlisted, 3);
+    ASSERT_EQ(v.rows.size(), s.elements.size()) << "the rows keep them";
+    const auto text = view_text(s, v);
+    for (const auto* line : {"[2] ", "[4] ", "[5] "})
+        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
+    for (const auto* line : {"[3] ", "[6] ", "[7] ", "[8] ", "[9] ", "[10] ", "[11] ", "[12] "})
+        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+    // Drilled into, it is the view's root and has its line.
+    EXPECT_NE(view_text(s, project(s, full(2))).find("[2] static"), std::string::npos);
+}
+
+// Chromium gives `<p>`, `<strong>` and plain boxes their text as one named static child: the
+// box's line (`paragraph ""`) says nothing, so the text's line takes its place, one level up; a
+// box that says or does anything itself keeps its line, and the JSON rows keep every element.
+TEST(FullView, ATextWrapperReadsAsItsText)
+{
+    constexpr std::uint32_t SHOWN = nd_test::PLAIN | STATE_SHOWING;
+    TreeBuilder t;
+    t.add(-1, "document_web", "Chat", SHOWN);               // 0: a page
+    t.add(0, "list_item", "", SHOWN);                       // 1
+    t.add(1, "static", "", SHOWN);                          // 2: <strong>: no line
+    t.add(2, "static", "Ada Lovelace", SHOWN);              // 3: in its place
+    t.add(1, "paragraph", "", SHOWN);                       // 4: no line
+    t.add(4, "static", "Message 0", SHOWN);                 // 5
+    t.add(1, "section", "", SHOWN);                         // 6: a click handler: kept
+    t.add(6, "static", "Add to cart", SHOWN);               // 7
+    t.add(1, "paragraph", "", SHOWN);                       // 8: two children: kept
+    t.add(8, "static", "Hello", SHOWN);                     // 9
+    t.add(8, "link", "world", SHOWN);                       // 10
+    t.add(1, "paragraph", "", SHOWN);                       // 11: a text leaf with no text: kept
+    t.add(11, "static", "", SHOWN);                         // 12: blank: no line
+    t.add(1, "heading", "", SHOWN);                         // 13: a level: kept
+    t.add(13, "static", "Intro", SHOWN);                    // 14
+    t.add(1, "panel", "", SHOWN);                           // 15: around a control: kept
+    t.add(15, "push_button", "Reply", SHOWN);               // 16
+    auto s = t.snapshot();
+    s.elements[6].actions = {"click"};
+    s.elements[13].level = 2;
+    const auto v = project(s, full());
+    EXPECT_EQ(v.unlisted, 3);
+    ASSERT_EQ(v.rows.size(), s.elements.size());
+    EXPECT_EQ(view_text(s, v),
+              "[0] document_web \"Chat\"\n"
+              "  [1] list_item \"\"\n"
+              "    [3] static \"Ada Lovelace\"\n"
+              "    [5] static \"Message 0\"\n"
+              "    [6] section \"\" (clickable)\n"
+              "      [7] static \"Add to cart\"\n"
+              "    [8] paragraph \"\"\n"
+              "      [9] static \"Hello\"\n"
+              "      [10] link \"world\"\n"
+              "    [11] paragraph \"\"\n"
+              "    [13] heading \"\" level=2\n"
+              "      [14] static \"Intro\"\n"
+              "    [15] panel \"\"\n"
+              "      [16] push_button \"Reply\"\n");
+    // The JSON rows keep the box and the text's depth below it.
+    EXPECT_EQ(v.rows[3].depth, 3);
+    EXPECT_EQ(v.rows[3].parent_index, 2);
+    // Drilled into, the box is the view's root and has its line.
+    EXPECT_NE(view_text(s, project(s, full(2))).find("[2] static \"\"\n  [3] static"), std::string::npos);
+}
+
 // Qt keeps a tab widget's other pages in the tree, neither visible nor showing (STATE_HIDDEN): a
 // full view's text lists the hidden page itself, saying so and how much lies below it, and no line
 // for what does; the skeleton has no row for it or anything inside it. A drill-down into the

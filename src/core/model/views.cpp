@@ -44,6 +44,29 @@ bool says_nothing(const Snapshot& s, std::int32_t at)
     return true;
 }
 
+bool is_text_leaf_role(const Element& e)
+{
+    return e.role == "static" || e.role == "label" || (e.role == "text" && !e.is(STATE_EDITABLE));
+}
+
+// An unnamed box around one named text leaf and nothing else (Chromium gives `<strong>`, `<p>` and
+// plain boxes their text as such a child: `paragraph ""`, then `static "the text"`, 900 of the
+// chat page's lines): the text's line says all, in the box's place. A box that says anything
+// itself (a name, text, description, focus, a level, a click) or acts keeps its line.
+bool is_text_wrapper(const Snapshot& s, std::int32_t at)
+{
+    using namespace std::string_view_literals;
+    static constexpr std::array roles = {"static"sv, "label"sv, "paragraph"sv, "section"sv, "panel"sv, "filler"sv};
+    const auto& e = s.elements[at];
+    if (e.child_count != 1 || e.descendant_count != 1 || e.children_cut || e.managed.on || !e.name.empty() ||
+        !e.value.empty() || !e.description.empty() || e.level > 0 || e.secure() || e.is(STATE_FOCUSED) ||
+        e.is(STATE_HIDDEN) || !contains(roles, e.role) || is_clickable(e) || at + 1 >= s.size())
+        return false;
+    const auto& text = s.elements[at + 1];
+    return is_text_leaf_role(text) && text.child_count == 0 && !text.children_cut && !text.name.empty() &&
+           !text.secure();
+}
+
 View project_full(const Snapshot& s, const ViewRequest& req)
 {
     View v{ViewKind::full, req.root, {}, false};
@@ -57,6 +80,8 @@ View project_full(const Snapshot& s, const ViewRequest& req)
     std::vector<char> inside_hidden(static_cast<std::size_t>(end - req.root), 0);
     // Inside a document, itself included (ViewRow::clickable).
     std::vector<char> in_page(static_cast<std::size_t>(end - req.root), 0);
+    // A text wrapper whose line is its text's (ViewRow::lifted).
+    std::vector<char> lifts(static_cast<std::size_t>(end - req.root), 0);
     const bool hides = hides_hidden(s, req.root);
     for (std::int32_t i = req.root; i < end;) {
         const auto& e = s.elements[i];
@@ -81,7 +106,10 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         view_depth[local] = rel;
         ViewRow row{i, parent_row ? e.parent : -1, rel};
         const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
-        row.unlisted = hidden_above || (i != req.root && is_hidden_shell(e)) || (hidden_top && says_nothing(s, i));
+        lifts[local] = static_cast<char>(i != req.root && !hidden_above && !hidden_top && is_text_wrapper(s, i));
+        row.lifted = parent_in && lifts[up];
+        row.unlisted = hidden_above || lifts[local] || (i != req.root && (is_hidden_shell(e) || is_blank_text(e))) ||
+                       (hidden_top && says_nothing(s, i));
         row.hides_below = hidden_top && !row.unlisted && e.descendant_count > 0;
         row.clickable = in_page[local] && is_clickable(e);
         v.unlisted += row.unlisted ? 1 : 0;
@@ -124,6 +152,12 @@ bool is_hidden_shell(const Element& e)
 {
     return e.child_count == 0 && !e.children_cut && !e.managed.on && e.name.empty() && e.value.empty() &&
            e.description.empty() && !e.is(STATE_SHOWING) && !e.is(STATE_FOCUSED) && !e.secure() && !is_control(e);
+}
+
+bool is_blank_text(const Element& e)
+{
+    return is_text_leaf_role(e) && e.child_count == 0 && !e.children_cut && e.name.empty() && e.value.empty() &&
+           e.description.empty() && !e.is(STATE_FOCUSED) && !e.secure();
 }
 
 bool hides_hidden(const Snapshot& s, std::int32_t root)

@@ -4,7 +4,9 @@
 #include "backend/linux/atspi/atspi_names.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 namespace nd_linux {
 
@@ -43,7 +45,19 @@ bool process_lives(std::int64_t pid)
     if (close == std::string::npos || close + 2 >= line.size())
         return false;
     const char state = line[close + 2];
-    return state != 'Z' && state != 'X';
+    if (state == 'Z' || state == 'X')
+        return false;
+    // A process killed a moment ago has left the bus (its sockets close as it exits) before it
+    // is a zombie: the kernel marks it exiting (PF_EXITING in the flags, the seventh field after
+    // the name) from the start of its exit.
+    std::istringstream fields(line.substr(close + 2));
+    std::string field;
+    unsigned long flags = 0;
+    for (int k = 0; k < 7 && fields >> field; ++k)
+        if (k == 6)
+            flags = std::strtoul(field.c_str(), nullptr, 10);
+    constexpr unsigned long PF_EXITING = 0x4;
+    return (flags & PF_EXITING) == 0;
 }
 
 } // namespace
