@@ -257,6 +257,39 @@ TEST(FullView, ATextWrapperReadsAsItsText)
     EXPECT_NE(view_text(s, project(s, full(2))).find("[2] static \"\"\n  [3] static"), std::string::npos);
 }
 
+// Chromium gives a link or a heading its text as a static child named alike (`link "Install"`,
+// then `static "Install"`): that line says nothing the link's did not. A text that says more, or
+// whose parent is no row of the view, keeps its line.
+TEST(FullView, ATextThatRepeatsItsParentsNameHasNoLine)
+{
+    constexpr std::uint32_t SHOWN = nd_test::PLAIN | STATE_SHOWING;
+    TreeBuilder t;
+    t.add(-1, "document_web", "Docs", SHOWN);               // 0
+    t.add(0, "link", "Install", SHOWN);                     // 1
+    t.add(1, "static", "Install", SHOWN);                   // 2: no line
+    t.add(0, "heading", "Usage", SHOWN);                    // 3
+    t.add(3, "static", "Usage", SHOWN);                     // 4: no line
+    t.add(0, "link", "Next", SHOWN);                        // 5
+    t.add(5, "static", "Next page", SHOWN);                 // 6: says more
+    t.add(5, "image", "Next", SHOWN);                       // 7: no text leaf
+    t.add(0, "link", "Home", SHOWN);                        // 8
+    t.add(8, "static", "Home", SHOWN | STATE_FOCUSED);      // 9: focused
+    auto s = t.snapshot();
+    s.elements[3].level = 2;
+    const auto v = project(s, full());
+    EXPECT_EQ(v.unlisted, 2);
+    EXPECT_EQ(view_text(s, v), "[0] document_web \"Docs\"\n"
+                               "  [1] link \"Install\"\n"
+                               "  [3] heading \"Usage\" level=2\n"
+                               "  [5] link \"Next\"\n"
+                               "    [6] static \"Next page\"\n"
+                               "    [7] image \"Next\"\n"
+                               "  [8] link \"Home\"\n"
+                               "    [9] static \"Home\" (focused)\n");
+    // Drilled into, it is the view's root and has its line.
+    EXPECT_EQ(view_text(s, project(s, full(2))), "[2] static \"Install\"\n");
+}
+
 // Qt keeps a tab widget's other pages in the tree, neither visible nor showing (STATE_HIDDEN): a
 // full view's text lists the hidden page itself, saying so and how much lies below it, and no line
 // for what does; the skeleton has no row for it or anything inside it. A drill-down into the

@@ -67,6 +67,17 @@ bool is_text_wrapper(const Snapshot& s, std::int32_t at)
            !text.secure();
 }
 
+// A named text leaf that says its parent's name again (Chromium gives a link or a heading its text
+// as such a child: `link "Install"`, then `static "Install"`, 289 of a documentation page's 989
+// lines): the parent's line says it.
+bool repeats_parent(const Snapshot& s, std::int32_t at)
+{
+    const auto& e = s.elements[at];
+    return e.parent >= 0 && is_text_leaf_role(e) && e.child_count == 0 && !e.children_cut && !e.name.empty() &&
+           (e.value.empty() || e.value == e.name) && e.description.empty() && !e.is(STATE_FOCUSED) && !e.secure() &&
+           !is_clickable(e) && s.elements[e.parent].name == e.name;
+}
+
 View project_full(const Snapshot& s, const ViewRequest& req)
 {
     View v{ViewKind::full, req.root, {}, false};
@@ -108,7 +119,8 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
         lifts[local] = static_cast<char>(i != req.root && !hidden_above && !hidden_top && is_text_wrapper(s, i));
         row.lifted = parent_in && lifts[up];
-        row.unlisted = hidden_above || lifts[local] || (i != req.root && (is_hidden_shell(e) || is_blank_text(e))) ||
+        row.unlisted = hidden_above || lifts[local] ||
+                       (i != req.root && (is_hidden_shell(e) || is_blank_text(e) || (parent_row && repeats_parent(s, i)))) ||
                        (hidden_top && says_nothing(s, i));
         row.hides_below = hidden_top && !row.unlisted && e.descendant_count > 0;
         row.clickable = in_page[local] && is_clickable(e);

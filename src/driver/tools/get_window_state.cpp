@@ -77,7 +77,7 @@ std::string text_of(const nd_core::Snapshot& snap, const nd_core::View& view, co
     std::string text = "window " + std::to_string(snap.window.window_id) + " pid " + std::to_string(snap.window.pid)
         + " snapshot " + snap.id + (skeleton ? " skeleton: " : ": ") + std::to_string(view.rows.size()) + " of "
         + std::to_string(snap.size()) + " elements" + (view.truncated ? " (truncated)" : "")
-        + (view.unlisted > 0 ? " (" + std::to_string(view.unlisted) + " hidden or empty not listed)" : "")
+        + (view.unlisted > 0 ? " (" + std::to_string(view.unlisted) + " hidden, empty or repeated not listed)" : "")
         + (snap.budget_truncated ? " (window over the read budget)" : "") + "\n";
     nd_core::append_view_text(text, snap, view, prior, &rows);
     return text;
