@@ -171,7 +171,7 @@ TEST(FullView, HiddenShellsHaveNoLineAndAreCounted)
 }
 
 // Chromium keeps the whitespace between a page's inline elements as text leaves with no text
-// (`static ""`, showing, with a frame): a tenth of a full read's tokens that say nothing. Their
+// (`static ""`, showing, with a frame): lines that say nothing. Their
 // lines go, counted with the hidden shells; a text leaf that says or does anything keeps its line.
 TEST(FullView, BlankTextHasNoLine)
 {
@@ -255,6 +255,14 @@ TEST(FullView, ATextWrapperReadsAsItsText)
     EXPECT_EQ(v.rows[3].parent_index, 2);
     // Drilled into, the box is the view's root and has its line.
     EXPECT_NE(view_text(s, project(s, full(2))).find("[2] static \"\"\n  [3] static"), std::string::npos);
+    // A box whose text the view cuts (max_depth, max_elements) keeps its line.
+    auto shallow = full();
+    shallow.max_depth = 2;
+    EXPECT_NE(view_text(s, project(s, shallow)).find("    [2] static \"\"\n"), std::string::npos)
+        << view_text(s, project(s, shallow));
+    auto few = full();
+    few.max_elements = 3;
+    EXPECT_EQ(view_text(s, project(s, few)), "[0] document_web \"Chat\"\n  [1] list_item \"\"\n    [2] static \"\"\n");
 }
 
 // Chromium gives a link or a heading its text as a static child named alike (`link "Install"`,

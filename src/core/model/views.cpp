@@ -50,8 +50,8 @@ bool is_text_leaf_role(const Element& e)
 }
 
 // An unnamed box around one named text leaf and nothing else (Chromium gives `<strong>`, `<p>` and
-// plain boxes their text as such a child: `paragraph ""`, then `static "the text"`, 900 of the
-// chat page's lines): the text's line says all, in the box's place. A box that says anything
+// plain boxes their text as such a child: `paragraph ""`, then `static "the text"`, about 900 of
+// the chat page's lines): the text's line says all, in the box's place. A box that says anything
 // itself (a name, text, description, focus, a level, a click) or acts keeps its line.
 bool is_text_wrapper(const Snapshot& s, std::int32_t at)
 {
@@ -117,7 +117,10 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         view_depth[local] = rel;
         ViewRow row{i, parent_row ? e.parent : -1, rel};
         const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
-        lifts[local] = static_cast<char>(i != req.root && !hidden_above && !hidden_top && is_text_wrapper(s, i));
+        // Only when its text is a row too: not past max_depth, nor past max_elements.
+        const bool text_fits = rel < req.max_depth && static_cast<std::int32_t>(v.rows.size()) + 2 <= req.max_elements;
+        lifts[local] =
+            static_cast<char>(i != req.root && !hidden_above && !hidden_top && text_fits && is_text_wrapper(s, i));
         row.lifted = parent_in && lifts[up];
         row.unlisted = hidden_above || lifts[local] ||
                        (i != req.root && (is_hidden_shell(e) || is_blank_text(e) || (parent_row && repeats_parent(s, i)))) ||

@@ -100,9 +100,8 @@ bool is_clickable(const Element&);
 // out below the view's root, and the view counts it; its JSON rows keep it, so that a whole read's
 // elements[i] stays element i (docs/tokens.md, "Full reads").
 bool is_hidden_shell(const Element&);
-// A text leaf with no text: Chromium's whitespace between a page's inline elements (`static ""`,
-// 602 of the chat page's 3,848 rows, a tenth of a full read's tokens). Not editable, not focused,
-// not secure. A full view's text leaves it out below the view's root too, counted with the shells.
+// A text leaf with no text: Chromium's whitespace between a page's inline links (`static ""`,
+// showing, a few pixels wide). Not editable, not focused, not secure. A full view's text leaves it out below the view's root too, counted with the shells.
 bool is_blank_text(const Element&);
 // Whether the snapshot's hidden states may be trusted below `root`: the window's root and `root`
 // are not hidden themselves (a toolkit that never says visible would hide everything), so that a
