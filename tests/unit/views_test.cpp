@@ -298,6 +298,50 @@ TEST(FullView, ATextThatRepeatsItsParentsNameHasNoLine)
     EXPECT_EQ(view_text(s, project(s, full(2))), "[2] static \"Install\"\n");
 }
 
+// A page's `<li><a>`: the item says nothing the link does not, so the link's line (and what lies
+// below it) takes the item's place. An item with more in it, or a state, keeps its line, and so
+// does a native window's item (what a click there selects).
+TEST(FullView, APagesListItemAroundOneControlReadsAsTheControl)
+{
+    constexpr std::uint32_t SHOWN = nd_test::PLAIN | STATE_SHOWING;
+    TreeBuilder t;
+    t.add(-1, "frame", "Browser");                          // 0
+    t.add(0, "document_web", "Docs", SHOWN);                // 1
+    t.add(1, "list", "", SHOWN);                            // 2
+    t.add(2, "list_item", "", SHOWN);                       // 3: no line
+    t.add(3, "link", "Install", SHOWN);                     // 4
+    t.add(4, "static", "Install", SHOWN);                   // 5: repeats the link: no line
+    t.add(2, "list_item", "", SHOWN);                       // 6: no line
+    t.add(6, "link", "Home", SHOWN);                        // 7
+    t.add(7, "image", "Logo", SHOWN);                       // 8: up with the link
+    t.add(2, "list_item", "", SHOWN);                       // 9: a link and a list: kept
+    t.add(9, "link", "Guide", SHOWN);                       // 10
+    t.add(9, "list", "", SHOWN);                            // 11
+    t.add(2, "list_item", "", SHOWN | STATE_SELECTED);      // 12: selected: kept
+    t.add(12, "link", "Current", SHOWN);                    // 13
+    t.add(0, "list", "", SHOWN);                            // 14: a native window's list
+    t.add(14, "list_item", "", SHOWN);                      // 15: kept
+    t.add(15, "push_button", "Open", SHOWN);                // 16
+    const auto s = t.snapshot();
+    const auto v = project(s, full());
+    EXPECT_EQ(v.unlisted, 3);
+    EXPECT_EQ(view_text(s, v), "[0] frame \"Browser\"\n"
+                               "  [1] document_web \"Docs\"\n"
+                               "    [2] list \"\"\n"
+                               "      [4] link \"Install\"\n"
+                               "      [7] link \"Home\"\n"
+                               "        [8] image \"Logo\"\n"
+                               "      [9] list_item \"\"\n"
+                               "        [10] link \"Guide\"\n"
+                               "        [11] list \"\"\n"
+                               "      [12] list_item \"\" (selected)\n"
+                               "        [13] link \"Current\"\n"
+                               "  [14] list \"\"\n"
+                               "    [15] list_item \"\"\n"
+                               "      [16] push_button \"Open\"\n");
+    expect_consistent(v);
+}
+
 // Qt keeps a tab widget's other pages in the tree, neither visible nor showing (STATE_HIDDEN): a
 // full view's text lists the hidden page itself, saying so and how much lies below it, and no line
 // for what does; the skeleton has no row for it or anything inside it. A drill-down into the

@@ -223,7 +223,7 @@ void append_level(std::string& out, const Element& e)
 void append_line(std::string& out, const Snapshot& s, const View& v, const ViewRow& row)
 {
     const auto& e = s.elements[row.index];
-    out.append(static_cast<std::size_t>(row.lifted && row.depth > 0 ? row.depth - 1 : row.depth) * 2, ' ');
+    out.append(static_cast<std::size_t>(std::max(row.depth - row.lift, 0)) * 2, ' ');
     out.push_back('[');
     append_int(out, row.index);
     out.append("] ");

@@ -78,6 +78,23 @@ bool repeats_parent(const Snapshot& s, std::int32_t at)
            !is_clickable(e) && s.elements[e.parent].name == e.name;
 }
 
+// An unnamed item of a page's list around one control and nothing else it says (`<li><a>`: the
+// Rust book's table of contents, 142 of its 700 lines): the control's line says all, in the
+// item's place. An item that is selected, expanded, checked or focused, or says or does anything
+// itself, keeps its line; so do native windows' items (a GTK or Qt row is what a click selects).
+bool is_item_wrapper(const Snapshot& s, std::int32_t at, bool in_page)
+{
+    const auto& e = s.elements[at];
+    if (!in_page || e.role != "list_item" || e.child_count != 1 || e.children_cut || e.managed.on ||
+        !e.name.empty() || !e.value.empty() || !e.description.empty() || e.secure() || is_clickable(e) ||
+        at + 1 >= s.size())
+        return false;
+    for (const auto state : {STATE_FOCUSED, STATE_SELECTED, STATE_EXPANDED, STATE_CHECKED, STATE_HIDDEN})
+        if (e.is(state))
+            return false;
+    return is_control(s.elements[at + 1]);
+}
+
 View project_full(const Snapshot& s, const ViewRequest& req)
 {
     View v{ViewKind::full, req.root, {}, false};
@@ -91,8 +108,10 @@ View project_full(const Snapshot& s, const ViewRequest& req)
     std::vector<char> inside_hidden(static_cast<std::size_t>(end - req.root), 0);
     // Inside a document, itself included (ViewRow::clickable).
     std::vector<char> in_page(static_cast<std::size_t>(end - req.root), 0);
-    // A text wrapper whose line is its text's (ViewRow::lifted).
+    // A wrapper whose line is its one child's (ViewRow::lift), and how many levels up a row's
+    // line goes for the wrappers above it.
     std::vector<char> lifts(static_cast<std::size_t>(end - req.root), 0);
+    std::vector<std::int32_t> lift_of(static_cast<std::size_t>(end - req.root), 0);
     const bool hides = hides_hidden(s, req.root);
     for (std::int32_t i = req.root; i < end;) {
         const auto& e = s.elements[i];
@@ -117,11 +136,12 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         view_depth[local] = rel;
         ViewRow row{i, parent_row ? e.parent : -1, rel};
         const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
-        // Only when its text is a row too: not past max_depth, nor past max_elements.
+        // Only when its child is a row too: not past max_depth, nor past max_elements.
         const bool text_fits = rel < req.max_depth && static_cast<std::int32_t>(v.rows.size()) + 2 <= req.max_elements;
-        lifts[local] =
-            static_cast<char>(i != req.root && !hidden_above && !hidden_top && text_fits && is_text_wrapper(s, i));
-        row.lifted = parent_in && lifts[up];
+        lifts[local] = static_cast<char>(i != req.root && !hidden_above && !hidden_top && text_fits &&
+                                         (is_text_wrapper(s, i) || is_item_wrapper(s, i, in_page[local] != 0)));
+        row.lift = parent_row ? lift_of[up] + (lifts[up] ? 1 : 0) : 0;
+        lift_of[local] = row.lift;
         row.unlisted = hidden_above || lifts[local] ||
                        (i != req.root && (is_hidden_shell(e) || is_blank_text(e) || (parent_row && repeats_parent(s, i)))) ||
                        (hidden_top && says_nothing(s, i));

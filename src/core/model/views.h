@@ -54,10 +54,11 @@ struct ViewRow {
     // default action (is_clickable: a page's `<div onclick>`): its line says so. Outside documents
     // Gecko's own boxes answer clicks everywhere, and toolkits' controls carry their roles.
     bool clickable = false;
-    // A full view's row of a named text leaf whose parent is an unnamed box around it alone (a
-    // `paragraph ""` or `static ""` wrapper, Chromium's way with `<p>` and `<strong>`): the box has
-    // no line (unlisted) and this line takes its place, one level up in the text.
-    bool lifted = false;
+    // A full view's row below unnamed wrappers that have no line (unlisted): a box around one named
+    // text leaf (a `paragraph ""` or `static ""`, Chromium's way with `<p>` and `<strong>`), a
+    // page's list item around one control (`<li><a>`). The wrapper's child takes its place: its
+    // line, and those below it, go this many levels up in the text.
+    std::int32_t lift = 0;
     // An unnamed skeleton row below the root: the first names a person reads inside it (at most
     // HOLDS_MAX, none hidden or secure), so that a model can tell its groups apart without a
     // drill-down; holds_more when it holds other names too.
