@@ -44,9 +44,23 @@ bool says_nothing(const Snapshot& s, std::int32_t at)
     return true;
 }
 
-bool is_text_leaf_role(const Element& e)
+// A text leaf that may be read, and so left out: a static text or label (or text no one edits) with
+// no children, none of them cut, and no secure field.
+bool plain_text_leaf(const Element& e)
 {
-    return e.role == "static" || e.role == "label" || (e.role == "text" && !e.is(STATE_EDITABLE));
+    const bool text = e.role == "static" || e.role == "label" || (e.role == "text" && !e.is(STATE_EDITABLE));
+    return text && e.child_count == 0 && !e.children_cut && !e.secure();
+}
+
+// A box with one child that says nothing itself: no name, text or description, no focus, no secure
+// field, not hidden, no click handler, its children neither cut nor managed. The two wrappers
+// below add what their kind needs.
+bool box_says_nothing(const Snapshot& s, std::int32_t at)
+{
+    const auto& e = s.elements[at];
+    return e.child_count == 1 && at + 1 < s.size() && !e.children_cut && !e.managed.on && e.name.empty() &&
+           e.value.empty() && e.description.empty() && !e.secure() && !e.is(STATE_FOCUSED) && !e.is(STATE_HIDDEN) &&
+           !is_clickable(e);
 }
 
 // An unnamed box around one named text leaf and nothing else (Chromium gives `<strong>`, `<p>` and
@@ -58,13 +72,8 @@ bool is_text_wrapper(const Snapshot& s, std::int32_t at)
     using namespace std::string_view_literals;
     static constexpr std::array roles = {"static"sv, "label"sv, "paragraph"sv, "section"sv, "panel"sv, "filler"sv};
     const auto& e = s.elements[at];
-    if (e.child_count != 1 || e.descendant_count != 1 || e.children_cut || e.managed.on || !e.name.empty() ||
-        !e.value.empty() || !e.description.empty() || e.level > 0 || e.secure() || e.is(STATE_FOCUSED) ||
-        e.is(STATE_HIDDEN) || !contains(roles, e.role) || is_clickable(e) || at + 1 >= s.size())
-        return false;
-    const auto& text = s.elements[at + 1];
-    return is_text_leaf_role(text) && text.child_count == 0 && !text.children_cut && !text.name.empty() &&
-           !text.secure();
+    return box_says_nothing(s, at) && e.descendant_count == 1 && e.level <= 0 && contains(roles, e.role) &&
+           plain_text_leaf(s.elements[at + 1]) && !s.elements[at + 1].name.empty();
 }
 
 // A named text leaf that says its parent's name again (Chromium gives a link or a heading its text
@@ -73,9 +82,8 @@ bool is_text_wrapper(const Snapshot& s, std::int32_t at)
 bool repeats_parent(const Snapshot& s, std::int32_t at)
 {
     const auto& e = s.elements[at];
-    return e.parent >= 0 && is_text_leaf_role(e) && e.child_count == 0 && !e.children_cut && !e.name.empty() &&
-           (e.value.empty() || e.value == e.name) && e.description.empty() && !e.is(STATE_FOCUSED) && !e.secure() &&
-           !is_clickable(e) && s.elements[e.parent].name == e.name;
+    return e.parent >= 0 && plain_text_leaf(e) && !e.name.empty() && (e.value.empty() || e.value == e.name) &&
+           e.description.empty() && !e.is(STATE_FOCUSED) && !is_clickable(e) && s.elements[e.parent].name == e.name;
 }
 
 // An unnamed item of a page's list around one control and nothing else it says (`<li><a>`: the
@@ -85,14 +93,8 @@ bool repeats_parent(const Snapshot& s, std::int32_t at)
 bool is_item_wrapper(const Snapshot& s, std::int32_t at, bool in_page)
 {
     const auto& e = s.elements[at];
-    if (!in_page || e.role != "list_item" || e.child_count != 1 || e.children_cut || e.managed.on ||
-        !e.name.empty() || !e.value.empty() || !e.description.empty() || e.secure() || is_clickable(e) ||
-        at + 1 >= s.size())
-        return false;
-    for (const auto state : {STATE_FOCUSED, STATE_SELECTED, STATE_EXPANDED, STATE_CHECKED, STATE_HIDDEN})
-        if (e.is(state))
-            return false;
-    return is_control(s.elements[at + 1]);
+    return in_page && e.role == "list_item" && box_says_nothing(s, at) && !e.is(STATE_SELECTED) &&
+           !e.is(STATE_EXPANDED) && !e.is(STATE_CHECKED) && is_control(s.elements[at + 1]);
 }
 
 View project_full(const Snapshot& s, const ViewRequest& req)
@@ -107,7 +109,7 @@ View project_full(const Snapshot& s, const ViewRequest& req)
     // Inside a hidden element below the root (its own row lists it; what lies below has no line).
     std::vector<char> inside_hidden(static_cast<std::size_t>(end - req.root), 0);
     // Inside a document, itself included (ViewRow::clickable).
-    std::vector<char> in_page(static_cast<std::size_t>(end - req.root), 0);
+    const auto in_page = document_flags(s, req.root, end);
     // A wrapper whose line is its one child's (ViewRow::lift), and how many levels up a row's
     // line goes for the wrappers above it.
     std::vector<char> lifts(static_cast<std::size_t>(end - req.root), 0);
@@ -121,7 +123,6 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         const bool hidden_above =
             parent_in && (inside_hidden[up] || (hides && e.parent != req.root && s.elements[e.parent].is(STATE_HIDDEN)));
         inside_hidden[local] = hidden_above;
-        in_page[local] = static_cast<char>(parent_in ? is_document_role(e.role) || in_page[up] : in_document(s, i));
         const bool parent_row = parent_in && view_depth[up] >= 0;
         const std::int32_t rel = parent_row ? view_depth[up] + 1 : 0;
         if (rel > req.max_depth) {
@@ -137,8 +138,8 @@ View project_full(const Snapshot& s, const ViewRequest& req)
         ViewRow row{i, parent_row ? e.parent : -1, rel};
         const bool hidden_top = hides && !hidden_above && i != req.root && e.is(STATE_HIDDEN);
         // Only when its child is a row too: not past max_depth, nor past max_elements.
-        const bool text_fits = rel < req.max_depth && static_cast<std::int32_t>(v.rows.size()) + 2 <= req.max_elements;
-        lifts[local] = static_cast<char>(i != req.root && !hidden_above && !hidden_top && text_fits &&
+        const bool child_fits = rel < req.max_depth && static_cast<std::int32_t>(v.rows.size()) + 2 <= req.max_elements;
+        lifts[local] = static_cast<char>(i != req.root && !hidden_above && !hidden_top && child_fits &&
                                          (is_text_wrapper(s, i) || is_item_wrapper(s, i, in_page[local] != 0)));
         row.lift = parent_row ? lift_of[up] + (lifts[up] ? 1 : 0) : 0;
         lift_of[local] = row.lift;
@@ -191,8 +192,7 @@ bool is_hidden_shell(const Element& e)
 
 bool is_blank_text(const Element& e)
 {
-    return is_text_leaf_role(e) && e.child_count == 0 && !e.children_cut && e.name.empty() && e.value.empty() &&
-           e.description.empty() && !e.is(STATE_FOCUSED) && !e.secure();
+    return plain_text_leaf(e) && e.name.empty() && e.value.empty() && e.description.empty() && !e.is(STATE_FOCUSED);
 }
 
 bool hides_hidden(const Snapshot& s, std::int32_t root)
@@ -202,6 +202,18 @@ bool hides_hidden(const Snapshot& s, std::int32_t root)
 }
 
 bool is_document_role(std::string_view role) { return role == "document" || role.substr(0, 9) == "document_"; }
+
+std::vector<char> document_flags(const Snapshot& s, std::int32_t root, std::int32_t end)
+{
+    std::vector<char> flags(static_cast<std::size_t>(std::max(end - root, 0)), 0);
+    for (std::int32_t i = root; i < end; ++i) {
+        const auto& e = s.elements[i];
+        flags[static_cast<std::size_t>(i - root)] = static_cast<char>(
+            i != root && e.parent >= root ? is_document_role(e.role) || flags[static_cast<std::size_t>(e.parent - root)]
+                                          : in_document(s, i));
+    }
+    return flags;
+}
 
 bool in_document(const Snapshot& s, std::int32_t index)
 {

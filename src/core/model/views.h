@@ -116,6 +116,9 @@ bool hides_hidden(const Snapshot&, std::int32_t root);
 // or document that holds it.
 bool is_document_role(std::string_view role);
 bool in_document(const Snapshot&, std::int32_t index);
+// in_document of each element from `root` to one past `end`, in one pass, indexed from `root`:
+// an element whose parent lies before `root` (a heading's section) is asked on its own.
+std::vector<char> document_flags(const Snapshot&, std::int32_t root, std::int32_t end);
 bool is_outline_heading(const Snapshot&, std::int32_t index);
 // What a skeleton row shows as its label: the element's name; for a heading without one (a word
 // processor's heading paragraph, whose text is its value), its text.

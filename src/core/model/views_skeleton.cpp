@@ -124,20 +124,6 @@ bool is_hidden_document(const Snapshot& s, std::int32_t index, const Element& ro
            !(e.parent >= 0 && in_document(s, e.parent));
 }
 
-// Which elements of the view's subtree lie in a document (a page of a browser, a document of an
-// office app), themselves included; indexed from the view's root.
-std::vector<char> document_flags(const Snapshot& s, const ViewRequest& req, std::int32_t end)
-{
-    std::vector<char> flags(static_cast<std::size_t>(end - req.root), 0);
-    for (std::int32_t i = req.root; i < end; ++i) {
-        const auto& e = s.elements[i];
-        flags[static_cast<std::size_t>(i - req.root)] =
-            i == req.root ? in_document(s, i)
-                          : is_document_role(e.role) || flags[static_cast<std::size_t>(e.parent - req.root)];
-    }
-    return flags;
-}
-
 // Native toolkits leave most containers unnamed and untyped (GTK's header bars and button grids
 // are `panel`s and `filler`s), so a window whose regions are such containers had a skeleton of
 // its root and its scroll panes alone, and a web page built of plain boxes (no landmark, no
@@ -201,7 +187,7 @@ std::vector<Candidate> all_candidates(const Snapshot& s, const ViewRequest& req)
     std::vector<Candidate> out;
     const auto& root = s.elements[req.root];
     const std::int32_t end = req.root + root.descendant_count + 1;
-    const auto documents = document_flags(s, req, end);
+    const auto documents = document_flags(s, req.root, end);
     const auto groups = control_groups(s, req, end);
     const bool hides = hides_hidden(s, req.root);
     // For each element of the subtree: the position of its nearest candidate ancestor-or-self.
