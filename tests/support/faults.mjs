@@ -73,7 +73,7 @@ export async function cpuShare(pid, ms) {
 
 // What a test started, undone in reverse order whatever happens. A step that takes more than 10 s
 // says so on stderr, with the step's first words (some CI runs spent a minute in the fault tests
-// that start a test desktop, where 5 s is usual, and the next one will say where).
+// that start a test desktop, where 5 s is usual; the slow-test timeline below found it there).
 const SLOW_STEP_MS = 10000;
 export class Cleanup {
     constructor() {

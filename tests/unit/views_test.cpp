@@ -93,6 +93,17 @@ ViewRequest full(std::int32_t root = 0, std::int32_t max_elements = FULL_DEFAULT
     return ViewRequest{ViewKind::full, root, max_elements, max_depth};
 }
 
+// Which elements have a line in a view's text ("[3] " starts element 3's): those of `absent`
+// none, those of `present` one.
+void expect_lines(const std::string& text, std::initializer_list<const char*> absent,
+                  std::initializer_list<const char*> present)
+{
+    for (const auto* line : absent)
+        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
+    for (const auto* line : present)
+        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+}
+
 // Every row's parent is an earlier row one level up (or -1 for the view's first row).
 void expect_consistent(const View& v)
 {
@@ -158,11 +169,8 @@ TEST(FullView, HiddenShellsHaveNoLineAndAreCounted)
     const auto v = project(s, full());
     EXPECT_EQ(v.unlisted, 3);
     ASSERT_EQ(v.rows.size(), s.elements.size()) << "the rows keep them";
-    const auto text = view_text(s, v);
-    for (const auto* line : {"[1] ", "[2] ", "[6] "})
-        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
-    for (const auto* line : {"[0] ", "[3] ", "[4] ", "[5] ", "[7] ", "[8] ", "[9] ", "[10] ", "[11] "})
-        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+    expect_lines(view_text(s, v), {"[1] ", "[2] ", "[6] "},
+                 {"[0] ", "[3] ", "[4] ", "[5] ", "[7] ", "[8] ", "[9] ", "[10] ", "[11] "});
     // Drilled into, a hidden shell is the view's root and has its line.
     const auto one = project(s, full(1));
     EXPECT_EQ(one.unlisted, 0);
@@ -196,11 +204,7 @@ TEST(FullView, BlankTextHasNoLine)
     const auto v = project(s, full());
     EXPECT_EQ(v.unlisted, 3);
     ASSERT_EQ(v.rows.size(), s.elements.size()) << "the rows keep them";
-    const auto text = view_text(s, v);
-    for (const auto* line : {"[2] ", "[4] ", "[5] "})
-        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
-    for (const auto* line : {"[3] ", "[6] ", "[7] ", "[8] ", "[9] ", "[10] ", "[11] ", "[12] "})
-        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+    expect_lines(view_text(s, v), {"[2] ", "[4] ", "[5] "}, {"[3] ", "[6] ", "[7] ", "[8] ", "[9] ", "[10] ", "[11] ", "[12] "});
     // Drilled into, it is the view's root and has its line.
     EXPECT_NE(view_text(s, project(s, full(2))).find("[2] static"), std::string::npos);
 }
@@ -373,10 +377,7 @@ TEST(HiddenPages, AreOneLineInFullTextsAndNoRowsOfTheSkeleton)
     EXPECT_EQ(v.unlisted, 6);
     const auto text = view_text(s, v);
     EXPECT_NE(text.find("[8] filler \"\" (hidden) descendants=6\n"), std::string::npos) << text;
-    for (const auto* line : {"[9] ", "[10] ", "[13] ", "[14] "})
-        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
-    for (const auto* line : {"[0] ", "[3] ", "[5] ", "[6] ", "[7] "})
-        EXPECT_NE(text.find(line), std::string::npos) << line << " not in\n" << text;
+    expect_lines(text, {"[9] ", "[10] ", "[13] ", "[14] "}, {"[0] ", "[3] ", "[5] ", "[6] ", "[7] "});
 
     std::vector<std::int32_t> skeleton_rows;
     for (const auto& r : project(s, skeleton()).rows)
@@ -419,8 +420,7 @@ TEST(HiddenPages, ThoseThatSayNothingHaveNoLine)
     const auto v = project(s, full());
     EXPECT_EQ(v.unlisted, 4) << "2, 3 and what lies in 4 and 7";
     const auto text = view_text(s, v);
-    for (const auto* line : {"[2] ", "[3] ", "[5] ", "[8] "})
-        EXPECT_EQ(text.find(line), std::string::npos) << line << " in\n" << text;
+    expect_lines(text, {"[2] ", "[3] ", "[5] ", "[8] "}, {});
     EXPECT_NE(text.find("[4] push_button \"\" (hidden) descendants=1\n"), std::string::npos) << text;
     EXPECT_NE(text.find("[7] panel \"\" (hidden) descendants=1\n"), std::string::npos) << text;
     EXPECT_NE(text.find("[6] push_button \"Reload\""), std::string::npos) << text;
