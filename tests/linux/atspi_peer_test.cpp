@@ -65,6 +65,38 @@ TEST_F(AtspiPeerTest, Gtk3ReadsOverItsPeerSocketAsOverTheBus)
     }
 }
 
+TEST_F(AtspiPeerTest, ReadsSpreadOverLanesReadAsOverOneConnection)
+{
+    const std::string app_bus = nd_linux::parse_key(m_tree.elements[0].key)->bus;
+    EXPECT_EQ(m_bus->lanes_of(app_bus), nd_linux::AtspiBus::DEFAULT_PEER_LANES)
+        << "gtk3's peer socket takes more than one connection";
+
+    ::setenv("NISH_ATSPI_LANES", "1", 1);
+    auto one_lane = nd_linux::AtspiBus::open();
+    ::unsetenv("NISH_ATSPI_LANES");
+    ASSERT_TRUE(one_lane) << one_lane.error().text();
+    nd_linux::AtspiTreeReader single(**one_lane);
+    single.warm().set_enabled(false);
+    m_reader->warm().set_enabled(false);
+    auto over_one = single.read_window(m_window, nd_core::ReadLimits{});
+    ASSERT_TRUE(over_one) << over_one.error().text();
+    EXPECT_EQ((*one_lane)->lanes_of(app_bus), 1u);
+
+    auto over_lanes = reread();
+    ASSERT_EQ(over_lanes.elements.size(), over_one->elements.size());
+    for (std::size_t i = 0; i < over_lanes.elements.size(); ++i) {
+        const auto& a = over_lanes.elements[i];
+        const auto& b = over_one->elements[i];
+        EXPECT_EQ(a.key, b.key) << i;
+        EXPECT_EQ(a.role, b.role) << i;
+        EXPECT_EQ(a.name, b.name) << i;
+        EXPECT_EQ(a.states, b.states) << i;
+        EXPECT_EQ(a.actions, b.actions) << i;
+        EXPECT_EQ(a.parent, b.parent) << i;
+        EXPECT_EQ(a.has_frame, b.has_frame) << i;
+    }
+}
+
 TEST_F(AtspiPeerTest, AnAppThatExitsClosesItsPeerAndTheNextReadSaysSo)
 {
     ASSERT_TRUE(m_reader->last_read().used_peer);

@@ -188,6 +188,45 @@ TEST_F(AtspiReadTest, limits_cut_and_set_truncated)
     EXPECT_EQ(refused.error().code, nd_core::ErrorCode::invalid_arguments);
 }
 
+TEST_F(AtspiReadTest, a_cut_read_keeps_the_first_elements_breadth_first_whatever_order_replies_come_in)
+{
+    // The whole window (m_tree), level by level: each level in its parents' order, each parent's
+    // children in theirs. A read cut at N holds exactly the first N of that order, in preorder,
+    // though its replies come back over several connections in any order (AtspiBus::route).
+    const auto& all = m_tree.elements;
+    ASSERT_FALSE(m_tree.truncated);
+    std::vector<std::vector<std::int32_t>> children(all.size());
+    for (std::size_t i = 1; i < all.size(); ++i)
+        children[static_cast<std::size_t>(all[i].parent)].push_back(static_cast<std::int32_t>(i));
+    std::vector<std::string> breadth_first{all[0].key};
+    for (std::vector<std::int32_t> level{0}, next; !level.empty(); level.swap(next)) {
+        next.clear();
+        for (auto at : level)
+            for (auto child : children[static_cast<std::size_t>(at)]) {
+                breadth_first.push_back(all[static_cast<std::size_t>(child)].key);
+                next.push_back(child);
+            }
+    }
+    m_reader->warm().set_enabled(false);
+    for (std::size_t n : {25u, 60u, 150u}) {
+        ASSERT_LT(n, all.size());
+        nd_core::ReadLimits limits;
+        limits.max_elements = static_cast<std::int32_t>(n);
+        for (int again = 0; again < 3; ++again) {
+            auto cut = m_reader->read_window(m_window, limits);
+            ASSERT_TRUE(cut) << cut.error().text();
+            EXPECT_TRUE(cut->truncated);
+            std::vector<std::string> keys;
+            for (const auto& e : cut->elements)
+                keys.push_back(e.key);
+            std::vector<std::string> expected(breadth_first.begin(), breadth_first.begin() + static_cast<std::ptrdiff_t>(n));
+            std::sort(keys.begin(), keys.end());
+            std::sort(expected.begin(), expected.end());
+            EXPECT_EQ(keys, expected) << "cut at " << n;
+        }
+    }
+}
+
 TEST_F(AtspiReadTest, finds_the_frame_by_its_extents_when_the_title_differs)
 {
     nd_core::WindowInfo by_frame = m_window;

@@ -59,7 +59,14 @@ void AtspiBatch::add(const Method& method, ArgWriter args, ReplyHandler handler)
 
 nd_core::Result<void> AtspiBatch::send(Call& call)
 {
-    sd_bus* conn = m_bus.route(call.dest);
+    // Calls that read ("Get…") spread over the app's peer lanes (AtspiBus::route): their answers
+    // come in any order, which no handler relies on. Any other call (an act; a ping) takes the
+    // first lane, and so does every later call of this batch for that app, so nothing sent after
+    // an act overtakes it.
+    const bool reads = call.member.starts_with("Get") && !call.probe;
+    if (!reads)
+        m_ordered.insert(call.dest);
+    sd_bus* conn = m_bus.route(call.dest, reads && !m_ordered.count(call.dest));
     const bool peer = m_bus.is_peer(conn);
     sd_bus_message* raw = nullptr;
     // A peer connection is the app itself: the call names no destination.

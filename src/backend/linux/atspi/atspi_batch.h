@@ -14,8 +14,8 @@
 // an app that owes some first pings it alone and holds the others until the ping is answered. A
 // deadline that passes first fails the batch as app_not_responding with nothing more sent.
 //
-// Calls for an app with a peer-to-peer connection (AtspiBus::use_peer) go over that connection;
-// the batch waits on all the connections it used at once. A peer connection that breaks (its app
+// Calls for an app with a peer-to-peer connection (AtspiBus::use_peer) go over that connection,
+// reads spread over its lanes; the batch waits on all the connections it used at once. A peer connection that breaks (its app
 // exited) answers its outstanding calls with a "disconnected" error, as the bus would.
 
 #include "backend/linux/atspi/atspi_bus.h"
@@ -25,6 +25,7 @@
 #include <deque>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace nd_linux {
@@ -99,6 +100,7 @@ private:
     std::deque<Call> m_calls;      // stable addresses: userdata of the slots
     std::vector<sd_bus*> m_conns;  // the connections calls went to; [0] the bus
     std::unordered_map<std::string, std::vector<Call>> m_held; // by destination, in order
+    std::unordered_set<std::string> m_ordered; // apps this batch sent an act or ping: one lane
     std::size_t m_next_to_send = 0;
     std::size_t m_in_flight = 0;
     std::size_t m_sent = 0;

@@ -4,6 +4,8 @@
 #include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_peer.h"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +71,8 @@ AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std
 {
     const char* env = std::getenv("NISH_ATSPI_PEER");
     m_peers_enabled = !(env && std::string_view(env) == "0");
+    if (const char* lanes = std::getenv("NISH_ATSPI_LANES"); lanes && *lanes >= '1' && *lanes <= '8' && !lanes[1])
+        m_lanes = static_cast<std::size_t>(*lanes - '0');
 }
 
 AtspiBus::~AtspiBus()
@@ -109,13 +113,23 @@ void AtspiBus::use_peer(const std::string& app_name, std::int64_t pid, Deadline 
     }
     if (m_peers.size() >= MAX_PEERS)
         close_peers();
-    m_peers.emplace(app_name, *peer);
+    Lanes lanes;
+    lanes.conns.push_back(*peer);
+    // The other lanes, each checked as the first was; an app that refuses one more keeps fewer.
+    while (lanes.conns.size() < m_lanes) {
+        auto more = connect_peer(address, pid);
+        if (!more)
+            break;
+        lanes.conns.push_back(*more);
+    }
+    m_peers.emplace(app_name, std::move(lanes));
 }
 
 void AtspiBus::close_peers()
 {
-    for (auto& [name, peer] : m_peers)
-        sd_bus_flush_close_unref(peer);
+    for (auto& [name, lanes] : m_peers)
+        for (sd_bus* conn : lanes.conns)
+            sd_bus_flush_close_unref(conn);
     m_peers.clear();
 }
 
@@ -125,25 +139,46 @@ bool AtspiBus::has_peer(const std::string& app_name) const
     return m_peers.count(app_name) != 0;
 }
 
-sd_bus* AtspiBus::route(std::string_view dest) const
+std::size_t AtspiBus::lanes_of(const std::string& app_name) const
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_peers.find(app_name);
+    return it == m_peers.end() ? 0 : it->second.conns.size();
+}
+
+sd_bus* AtspiBus::route(std::string_view dest, bool spread)
 {
     if (m_peers.empty())
         return m_bus;
     auto it = m_peers.find(dest);
-    return it == m_peers.end() ? m_bus : it->second;
+    if (it == m_peers.end())
+        return m_bus;
+    auto& lanes = it->second;
+    if (!spread)
+        return lanes.conns.front();
+    lanes.next = (lanes.next + 1) % lanes.conns.size();
+    return lanes.conns[lanes.next];
 }
 
 bool AtspiBus::is_peer(const sd_bus* bus) const { return bus != m_bus; }
 
 void AtspiBus::drop_peer(sd_bus* peer)
 {
-    for (auto it = m_peers.begin(); it != m_peers.end(); ++it)
-        if (it->second == peer) {
-            // Calls still holding slots keep the connection's memory alive until they let go.
-            sd_bus_close_unref(it->second);
+    for (auto it = m_peers.begin(); it != m_peers.end(); ++it) {
+        auto& conns = it->second.conns;
+        auto lane = std::find(conns.begin(), conns.end(), peer);
+        if (lane == conns.end())
+            continue;
+        // Calls still holding slots keep the connection's memory alive until they let go. The
+        // app's other lanes stay: each one that broke too is dropped when a batch finds it so.
+        sd_bus_close_unref(peer);
+        conns.erase(lane);
+        if (conns.empty())
             m_peers.erase(it);
-            return;
-        }
+        else
+            it->second.next = 0;
+        return;
+    }
 }
 
 void AtspiBus::owe(const std::string& dest, std::size_t calls)

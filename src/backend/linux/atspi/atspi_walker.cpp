@@ -61,11 +61,33 @@ TreeWalk::TreeWalk(AtspiBus& bus, const nd_core::ReadLimits& limits, Deadline de
 
 TreeWalk::~TreeWalk() = default;
 
-int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth)
+std::int64_t TreeWalk::above(std::int32_t depth) const
 {
-    if (static_cast<std::int64_t>(m_nodes.size()) >= m_limits.max_elements) {
+    std::int64_t n = 0;
+    for (std::size_t level = 0; level < m_levels.size() && static_cast<std::int32_t>(level) < depth; ++level)
+        n += m_levels[level];
+    return n;
+}
+
+int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth, std::size_t sibling)
+{
+    // A read keeps the first max_elements nodes breadth-first, whatever order the replies come in
+    // (build()). A node may be among them only while the levels above it, as far as they are
+    // known, and its elder siblings leave room; the walk reads no other. A node read that the
+    // levels above fill after all is dropped by build(). The walk reads at most
+    // EXPLORED_PER_ELEMENT times the budget in all (a page whose every level is wide).
+    const auto budget = static_cast<std::int64_t>(m_limits.max_elements);
+    const bool full = m_facts_only ? static_cast<std::int64_t>(m_nodes.size()) >= budget
+                                   : above(depth) + static_cast<std::int64_t>(sibling) >= budget ||
+                                         static_cast<std::int64_t>(m_nodes.size()) >= budget * EXPLORED_PER_ELEMENT;
+    if (full) {
         m_truncated = true;
         return -1;
+    }
+    if (!m_facts_only) {
+        if (m_levels.size() <= static_cast<std::size_t>(depth))
+            m_levels.resize(static_cast<std::size_t>(depth) + 1, 0);
+        ++m_levels[static_cast<std::size_t>(depth)];
     }
     auto node = std::make_unique<Node>();
     node->ref = ref;
@@ -78,6 +100,26 @@ int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth)
 }
 
 void TreeWalk::start(int index)
+{
+    // Nodes start in the order they were found, one after the other: a node whose facts and
+    // children the app's cache holds would otherwise start its children from inside its own
+    // start, depth first, and fill the budget's levels from the bottom (add_node).
+    m_to_start.push_back(index);
+    if (m_starting)
+        return;
+    m_starting = true;
+    struct Reset {
+        bool& flag;
+        ~Reset() { flag = false; }
+    } reset{m_starting};
+    while (!m_to_start.empty()) {
+        const int next = m_to_start.front();
+        m_to_start.pop_front();
+        start_now(next);
+    }
+}
+
+void TreeWalk::start_now(int index)
 {
     Node& n = *m_nodes[static_cast<std::size_t>(index)];
     const CachedItem* item = m_cache ? m_cache->find(n.ref) : nullptr;
@@ -275,8 +317,7 @@ void TreeWalk::fetch_children_by_index(int index)
 {
     const Node& n = *m_nodes[static_cast<std::size_t>(index)];
     // No more than the budget could still take: add_children stops there anyway.
-    const auto room = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_limits.max_elements) -
-                                                    static_cast<std::int64_t>(m_nodes.size()) + 1);
+    const auto room = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_limits.max_elements) - above(n.depth + 1));
     const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(n.props.child_count, 0, room));
     struct Asked {
         std::vector<ObjectRef> kids;
@@ -352,7 +393,7 @@ void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool 
         const auto& kid = kids[k];
         if (kid.null() || m_seen.count(kid))
             continue; // a cycle or a duplicate would make the preorder infinite
-        int child = add_node(kid, index, depth);
+        int child = add_node(kid, index, depth, k);
         if (child < 0) {
             m_nodes[static_cast<std::size_t>(index)]->cut = true;
             return;
@@ -476,6 +517,35 @@ nd_core::RawTree TreeWalk::build() const
 {
     nd_core::RawTree tree;
     tree.truncated = m_truncated;
+    // The first max_elements nodes breadth-first: level by level, each level in its parents'
+    // order and each parent's children in theirs. Replies come back in any order (an app's calls
+    // spread over several connections, AtspiBus::route), so the walk may hold more; what it keeps
+    // does not depend on that order.
+    std::vector<char> keep(m_nodes.size(), 0);
+    std::vector<char> cut(m_nodes.size(), 0);
+    if (!m_nodes.empty() && !m_nodes.front()->gone) {
+        keep[0] = 1;
+        std::int64_t kept = 1;
+        std::vector<int> level{0};
+        std::vector<int> next;
+        while (!level.empty()) {
+            next.clear();
+            for (int at : level)
+                for (int child : m_nodes[static_cast<std::size_t>(at)]->children) {
+                    if (m_nodes[static_cast<std::size_t>(child)]->gone)
+                        continue;
+                    if (kept >= m_limits.max_elements) {
+                        cut[static_cast<std::size_t>(at)] = 1;
+                        tree.truncated = true;
+                        continue;
+                    }
+                    keep[static_cast<std::size_t>(child)] = 1;
+                    ++kept;
+                    next.push_back(child);
+                }
+            level.swap(next);
+        }
+    }
     tree.elements.reserve(m_nodes.size());
     // Iterative preorder; the stack holds (node, parent's element index).
     std::vector<std::pair<int, std::int32_t>> stack{{0, -1}};
@@ -483,9 +553,10 @@ nd_core::RawTree TreeWalk::build() const
         auto [index, parent] = stack.back();
         stack.pop_back();
         const Node& n = *m_nodes[static_cast<std::size_t>(index)];
-        if (n.gone)
+        if (n.gone || !keep[static_cast<std::size_t>(index)])
             continue;
         nd_core::Element e = element_of(n);
+        e.children_cut = e.children_cut || cut[static_cast<std::size_t>(index)];
         e.parent = parent;
         e.depth = parent < 0 ? 0 : tree.elements[static_cast<std::size_t>(parent)].depth + 1;
         auto self = static_cast<std::int32_t>(tree.elements.size());

@@ -12,14 +12,15 @@
 // A container that manages its descendants is never enumerated; its children are the part on
 // screen (atspi_visible_part.h), and its element says how big the whole is (Element::managed).
 //
-// Limits: nodes deeper than max_depth are not read, and discovery stops at max_elements (the
-// first nodes found, breadth-first in spirit); both set truncated. Nodes that vanish mid-read are
-// dropped with their subtrees; the root vanishing fails the read.
+// Limits: nodes deeper than max_depth are not read, and a read keeps the first max_elements nodes
+// breadth-first, whatever order the replies came in; both set truncated. Nodes that vanish
+// mid-read are dropped with their subtrees; the root vanishing fails the read.
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_cache.h"
 #include "core/backend/tree_reader.h"
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -87,8 +88,13 @@ public:
 
 private:
     struct Node;
-    int add_node(const ObjectRef&, int parent, std::int32_t depth);
-    void start(int index);
+    // The walk reads at most this many times max_elements nodes (see add_node).
+    static constexpr std::int64_t EXPLORED_PER_ELEMENT = 3;
+    int add_node(const ObjectRef&, int parent, std::int32_t depth, std::size_t sibling = 0);
+    // How many nodes the walk holds at depths above `depth`.
+    std::int64_t above(std::int32_t depth) const;
+    void start(int index);     // queues the node; the first caller starts the queue in order
+    void start_now(int index);
     void fetch_facts(int index);
     void facts_arrived(int index);
     void fetch_children(int index);
@@ -118,6 +124,9 @@ private:
 
     const FocusedChildren* m_focused_known = nullptr;
     bool m_truncated = false;
+    std::vector<std::int64_t> m_levels; // nodes held at each depth (not for read_each)
+    std::deque<int> m_to_start;
+    bool m_starting = false;
     bool m_visible_means_showing = false;
     bool m_facts_only = false; // read_each: no children
     WalkStats m_stats;
