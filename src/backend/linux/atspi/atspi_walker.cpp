@@ -4,6 +4,7 @@
 #include "backend/linux/atspi/atspi_visible_part.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace nd_linux {
 
@@ -26,6 +27,8 @@ struct TreeWalk::Node {
     bool gone = false;
     bool secure = false;
     bool cut = false;           // the limits kept some of its children out of the read
+    bool deferred = false;      // found where the budget may end: read once its level is known
+    bool dropped = false;       // found past the budget's end, not read
     bool visible_child = false; // one of the visible part of a container that manages its descendants
     nd_core::ManagedChildren managed;
     std::string stable_key; // for a visible child: where it sits (child_key), since its path changes
@@ -72,9 +75,10 @@ std::int64_t TreeWalk::above(std::int32_t depth) const
 int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth, std::size_t sibling)
 {
     // A read keeps the first max_elements nodes breadth-first, whatever order the replies come in
-    // (build()). A node may be among them only while the levels above it, as far as they are
-    // known, and its elder siblings leave room; the walk reads no other. A node read that the
-    // levels above fill after all is dropped by build(). The walk reads at most
+    // (build()). A node past the levels above it and its elder siblings, as far as they are known,
+    // is past the end: not kept. One found where the known nodes of its level and those above
+    // outnumber the budget may be past it: it waits (deferred) until the levels above are whole,
+    // and is then read or dropped by its place (resolve_deferred). The walk reads at most
     // EXPLORED_PER_ELEMENT times the budget in all (a page whose every level is wide).
     const auto budget = static_cast<std::int64_t>(m_limits.max_elements);
     const bool full = m_facts_only ? static_cast<std::int64_t>(m_nodes.size()) >= budget
@@ -84,12 +88,15 @@ int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth, std
         m_truncated = true;
         return -1;
     }
+    bool deferred = false;
     if (!m_facts_only) {
         if (m_levels.size() <= static_cast<std::size_t>(depth))
             m_levels.resize(static_cast<std::size_t>(depth) + 1, 0);
         ++m_levels[static_cast<std::size_t>(depth)];
+        deferred = parent >= 0 && above(depth + 1) > budget;
     }
     auto node = std::make_unique<Node>();
+    node->deferred = deferred;
     node->ref = ref;
     node->parent = parent;
     node->depth = depth;
@@ -402,7 +409,10 @@ void TreeWalk::add_children(int index, const std::vector<ObjectRef>& kids, bool 
         m_nodes[static_cast<std::size_t>(child)]->visible_child = visible_part;
         if (positional)
             m_nodes[static_cast<std::size_t>(child)]->position = static_cast<std::int32_t>(k);
-        start(child);
+        if (m_nodes[static_cast<std::size_t>(child)]->deferred)
+            m_deferred.push_back(child);
+        else
+            start(child);
     }
 }
 
@@ -448,10 +458,14 @@ nd_core::Result<nd_core::RawTree> TreeWalk::read(const ObjectRef& root)
         return make_error(ErrorCode::window_target_not_found, "the window has no AT-SPI object");
     add_node(root, -1, 0);
     start(0);
-    auto ran = m_batch.run();
-    m_stats.calls = m_batch.sent();
-    if (!ran)
-        return std::move(ran).error();
+    for (;;) {
+        auto ran = m_batch.run();
+        m_stats.calls = m_batch.sent();
+        if (!ran)
+            return std::move(ran).error();
+        if (!resolve_deferred())
+            break;
+    }
     if (m_nodes[0]->gone)
         return make_error(ErrorCode::window_target_not_found, "the window's AT-SPI object went away during the read");
     return build();
@@ -513,6 +527,59 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     return e;
 }
 
+bool TreeWalk::resolve_deferred()
+{
+    if (m_deferred.empty())
+        return false;
+    // Every node started has been read: the levels above the shallowest waiting node are whole,
+    // and so is its level. Its nodes' places breadth-first are known now.
+    std::int32_t shallowest = std::numeric_limits<std::int32_t>::max();
+    for (int at : m_deferred)
+        shallowest = std::min(shallowest, m_nodes[static_cast<std::size_t>(at)]->depth);
+    std::vector<std::int64_t> place(m_nodes.size(), -1);
+    std::int64_t next_place = 0;
+    std::vector<int> level{0};
+    std::vector<int> next;
+    for (std::int32_t depth = 0; depth <= shallowest && !level.empty(); ++depth, level.swap(next)) {
+        next.clear();
+        for (int at : level) {
+            const Node& n = *m_nodes[static_cast<std::size_t>(at)];
+            if (n.gone || n.dropped)
+                continue;
+            place[static_cast<std::size_t>(at)] = next_place++;
+            for (int child : n.children)
+                next.push_back(child);
+        }
+    }
+    const auto budget = static_cast<std::int64_t>(m_limits.max_elements);
+    bool dropped = false;
+    std::vector<int> started;
+    std::vector<int> still;
+    for (int at : m_deferred) {
+        Node& n = *m_nodes[static_cast<std::size_t>(at)];
+        if (n.depth != shallowest) {
+            still.push_back(at);
+        } else if (place[static_cast<std::size_t>(at)] >= 0 && place[static_cast<std::size_t>(at)] < budget) {
+            n.deferred = false;
+            started.push_back(at);
+        } else {
+            n.dropped = true;
+            dropped = true;
+        }
+    }
+    // A level the budget ends in leaves no room below it.
+    if (dropped) {
+        m_truncated = true;
+        for (int at : still)
+            m_nodes[static_cast<std::size_t>(at)]->dropped = true;
+        still.clear();
+    }
+    m_deferred = std::move(still);
+    for (int at : started)
+        start(at);
+    return !started.empty() || !m_deferred.empty();
+}
+
 nd_core::RawTree TreeWalk::build() const
 {
     nd_core::RawTree tree;
@@ -534,7 +601,7 @@ nd_core::RawTree TreeWalk::build() const
                 for (int child : m_nodes[static_cast<std::size_t>(at)]->children) {
                     if (m_nodes[static_cast<std::size_t>(child)]->gone)
                         continue;
-                    if (kept >= m_limits.max_elements) {
+                    if (kept >= m_limits.max_elements || m_nodes[static_cast<std::size_t>(child)]->dropped) {
                         cut[static_cast<std::size_t>(at)] = 1;
                         tree.truncated = true;
                         continue;

@@ -126,6 +126,11 @@ private:
     bool m_truncated = false;
     std::vector<std::int64_t> m_levels; // nodes held at each depth (not for read_each)
     std::deque<int> m_to_start;
+    std::vector<int> m_deferred; // found where the budget may end (add_node)
+    // Once every node started has been read: reads the waiting nodes of the shallowest level
+    // that fall within the budget breadth-first, drops the others (and, when it drops any, every
+    // deeper one); true when there is more to read.
+    bool resolve_deferred();
     bool m_starting = false;
     bool m_visible_means_showing = false;
     bool m_facts_only = false; // read_each: no children
