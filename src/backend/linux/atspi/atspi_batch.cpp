@@ -74,8 +74,10 @@ nd_core::Result<void> AtspiBatch::send(Call& call)
                                            call.iface.c_str(), call.member.c_str());
     MessagePtr message(raw);
     if (peer && (r == -ENOTCONN || r == -ECONNRESET)) {
-        // The peer went away since it was opened: the bus answers for the app instead.
-        m_bus.drop_peer(conn);
+        // The peer went away since it was opened: the bus (or another lane) answers for the app
+        // instead. Its calls in flight never will (peer_broke, which also stops this batch
+        // waiting on a connection the bus is about to free).
+        peer_broke(conn);
         return send(call);
     }
     if (r == -ENOTCONN || r == -ECONNRESET)
@@ -95,8 +97,8 @@ nd_core::Result<void> AtspiBatch::send(Call& call)
     r = sd_bus_call_async(conn, &call.slot, message.get(), &AtspiBatch::on_reply, &call,
                           usec_until(m_deadline) + SD_BUS_SLACK_USEC);
     if (r < 0 && peer) {
-        // The peer went away since it was opened: the bus answers for the app instead.
-        m_bus.drop_peer(conn);
+        // The peer went away since it was opened: as above.
+        peer_broke(conn);
         return send(call);
     }
     if (r < 0)
