@@ -15,8 +15,9 @@
 // deadline that passes first fails the batch as app_not_responding with nothing more sent.
 //
 // Calls for an app with a peer-to-peer connection (AtspiBus::use_peer) go over that connection,
-// reads spread over its lanes; the batch waits on all the connections it used at once. A peer connection that breaks (its app
-// exited) answers its outstanding calls with a "disconnected" error, as the bus would.
+// reads spread over its lanes; the batch waits on all the connections it used at once. A peer
+// connection that breaks (its app exited) answers its outstanding calls with a "disconnected"
+// error, as the bus would.
 
 #include "backend/linux/atspi/atspi_bus.h"
 #include "backend/linux/atspi/atspi_message.h"

@@ -71,8 +71,8 @@ AtspiBus::AtspiBus(sd_bus* bus, std::string address) : m_bus(bus), m_address(std
 {
     const char* env = std::getenv("NISH_ATSPI_PEER");
     m_peers_enabled = !(env && std::string_view(env) == "0");
-    if (const char* lanes = std::getenv("NISH_ATSPI_LANES"); lanes && *lanes >= '1' && *lanes <= '8' && !lanes[1])
-        m_lanes = static_cast<std::size_t>(*lanes - '0');
+    if (const char* lanes = std::getenv("NISH_ATSPI_LANES"); lanes && *lanes >= '1' && *lanes <= '9' && !lanes[1])
+        m_lanes = std::min<std::size_t>(static_cast<std::size_t>(*lanes - '0'), MAX_PEER_LANES);
 }
 
 AtspiBus::~AtspiBus()

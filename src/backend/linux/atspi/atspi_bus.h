@@ -104,7 +104,6 @@ public:
     // number (benchmarks compare).
     static constexpr std::size_t DEFAULT_PEER_LANES = 4;
     static constexpr std::size_t MAX_PEER_LANES = 8;
-    std::size_t peer_lanes() const { return m_lanes; }
 
     // For AtspiBatch, with mutex() held: the connection a call for `dest` goes to (with `spread`,
     // the app's next lane in turn; without, its first), whether that is a peer (then the call

@@ -324,7 +324,8 @@ void TreeWalk::fetch_children_by_index(int index)
 {
     const Node& n = *m_nodes[static_cast<std::size_t>(index)];
     // No more than the budget could still take: add_children stops there anyway.
-    const auto room = std::max<std::int64_t>(1, static_cast<std::int64_t>(m_limits.max_elements) - above(n.depth + 1));
+    const auto budget = static_cast<std::int64_t>(m_limits.max_elements);
+    const auto room = std::max<std::int64_t>(1, budget - above(n.depth + 1));
     const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(n.props.child_count, 0, room));
     struct Asked {
         std::vector<ObjectRef> kids;
