@@ -1,47 +1,15 @@
 #include "backend/linux/atspi/atspi_walker.h"
 
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_walker_node.h"
 #include "backend/linux/atspi/atspi_visible_part.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace nd_linux {
 
 using nd_core::ErrorCode;
 using nd_core::make_error;
-
-struct TreeWalk::Node {
-    ObjectRef ref;
-    int parent = -1;
-    std::int32_t depth = 0;
-    std::vector<int> children;
-
-    std::uint32_t role = 0;
-    AtspiStates states;
-    std::uint32_t interfaces = 0;
-    AccessibleProps props;
-    const CachedItem* cached = nullptr;
-
-    int pending_facts = 0;
-    bool gone = false;
-    bool secure = false;
-    bool cut = false;           // the limits kept some of its children out of the read
-    bool deferred = false;      // found where the budget may end: read once its level is known
-    bool dropped = false;       // found past the budget's end, not read
-    bool visible_child = false; // one of the visible part of a container that manages its descendants
-    nd_core::ManagedChildren managed;
-    std::string stable_key; // for a visible child: where it sits (child_key), since its path changes
-    std::int32_t position = -1; // a Qt item view's cell: its index in the view (positional_key)
-
-    nd_core::Frame frame;
-    bool has_frame = false;
-    bool empty_frame = false; // GetExtents answered a place with no area
-    std::vector<std::string> actions;
-    std::string value;
-    std::string landmark; // an unnamed ARIA landmark's kind (xml-roles: banner, main, contentinfo, ...)
-    std::int32_t level = 0; // a heading's level (the attribute `level`), 0 when not given
-};
 
 namespace {
 
@@ -63,14 +31,6 @@ TreeWalk::TreeWalk(AtspiBus& bus, const nd_core::ReadLimits& limits, Deadline de
 }
 
 TreeWalk::~TreeWalk() = default;
-
-std::int64_t TreeWalk::above(std::int32_t depth) const
-{
-    std::int64_t n = 0;
-    for (std::size_t level = 0; level < m_levels.size() && static_cast<std::int32_t>(level) < depth; ++level)
-        n += m_levels[level];
-    return n;
-}
 
 int TreeWalk::add_node(const ObjectRef& ref, int parent, std::int32_t depth, std::size_t sibling)
 {
@@ -526,115 +486,6 @@ nd_core::Element TreeWalk::element_of(const Node& n) const
     e.managed = n.managed;
     e.children_cut = n.cut;
     return e;
-}
-
-bool TreeWalk::resolve_deferred()
-{
-    if (m_deferred.empty())
-        return false;
-    // Every node started has been read: the levels above the shallowest waiting node are whole,
-    // and so is its level. Its nodes' places breadth-first are known now.
-    std::int32_t shallowest = std::numeric_limits<std::int32_t>::max();
-    for (int at : m_deferred)
-        shallowest = std::min(shallowest, m_nodes[static_cast<std::size_t>(at)]->depth);
-    std::vector<std::int64_t> place(m_nodes.size(), -1);
-    std::int64_t next_place = 0;
-    std::vector<int> level{0};
-    std::vector<int> next;
-    for (std::int32_t depth = 0; depth <= shallowest && !level.empty(); ++depth, level.swap(next)) {
-        next.clear();
-        for (int at : level) {
-            const Node& n = *m_nodes[static_cast<std::size_t>(at)];
-            if (n.gone || n.dropped)
-                continue;
-            place[static_cast<std::size_t>(at)] = next_place++;
-            for (int child : n.children)
-                next.push_back(child);
-        }
-    }
-    const auto budget = static_cast<std::int64_t>(m_limits.max_elements);
-    bool dropped = false;
-    std::vector<int> started;
-    std::vector<int> still;
-    for (int at : m_deferred) {
-        Node& n = *m_nodes[static_cast<std::size_t>(at)];
-        if (n.depth != shallowest) {
-            still.push_back(at);
-        } else if (place[static_cast<std::size_t>(at)] >= 0 && place[static_cast<std::size_t>(at)] < budget) {
-            n.deferred = false;
-            started.push_back(at);
-        } else {
-            n.dropped = true;
-            dropped = true;
-        }
-    }
-    // A level the budget ends in leaves no room below it.
-    if (dropped) {
-        m_truncated = true;
-        for (int at : still)
-            m_nodes[static_cast<std::size_t>(at)]->dropped = true;
-        still.clear();
-    }
-    m_deferred = std::move(still);
-    for (int at : started)
-        start(at);
-    return !started.empty() || !m_deferred.empty();
-}
-
-nd_core::RawTree TreeWalk::build() const
-{
-    nd_core::RawTree tree;
-    tree.truncated = m_truncated;
-    // The first max_elements nodes breadth-first: level by level, each level in its parents'
-    // order and each parent's children in theirs. Replies come back in any order (an app's calls
-    // spread over several connections, AtspiBus::route), so the walk may hold more; what it keeps
-    // does not depend on that order.
-    std::vector<char> keep(m_nodes.size(), 0);
-    std::vector<char> cut(m_nodes.size(), 0);
-    if (!m_nodes.empty() && !m_nodes.front()->gone) {
-        keep[0] = 1;
-        std::int64_t kept = 1;
-        std::vector<int> level{0};
-        std::vector<int> next;
-        while (!level.empty()) {
-            next.clear();
-            for (int at : level)
-                for (int child : m_nodes[static_cast<std::size_t>(at)]->children) {
-                    if (m_nodes[static_cast<std::size_t>(child)]->gone)
-                        continue;
-                    if (kept >= m_limits.max_elements || m_nodes[static_cast<std::size_t>(child)]->dropped) {
-                        cut[static_cast<std::size_t>(at)] = 1;
-                        tree.truncated = true;
-                        continue;
-                    }
-                    keep[static_cast<std::size_t>(child)] = 1;
-                    ++kept;
-                    next.push_back(child);
-                }
-            level.swap(next);
-        }
-    }
-    tree.elements.reserve(m_nodes.size());
-    // Iterative preorder; the stack holds (node, parent's element index).
-    std::vector<std::pair<int, std::int32_t>> stack{{0, -1}};
-    while (!stack.empty()) {
-        auto [index, parent] = stack.back();
-        stack.pop_back();
-        const Node& n = *m_nodes[static_cast<std::size_t>(index)];
-        if (n.gone || !keep[static_cast<std::size_t>(index)])
-            continue;
-        nd_core::Element e = element_of(n);
-        e.children_cut = e.children_cut || cut[static_cast<std::size_t>(index)];
-        e.parent = parent;
-        e.depth = parent < 0 ? 0 : tree.elements[static_cast<std::size_t>(parent)].depth + 1;
-        auto self = static_cast<std::int32_t>(tree.elements.size());
-        if (parent >= 0)
-            ++tree.elements[static_cast<std::size_t>(parent)].child_count;
-        tree.elements.push_back(std::move(e));
-        for (auto it = n.children.rbegin(); it != n.children.rend(); ++it)
-            stack.emplace_back(*it, self);
-    }
-    return tree;
 }
 
 void add_extents(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)

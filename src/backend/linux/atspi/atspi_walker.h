@@ -131,6 +131,9 @@ private:
     // that fall within the budget breadth-first, drops the others (and, when it drops any, every
     // deeper one); true when there is more to read.
     bool resolve_deferred();
+    // The nodes down to `to_depth` breadth-first: level by level, each level in its parents'
+    // order; gone and dropped nodes are left out with what lies below them.
+    std::vector<int> breadth_first(std::int32_t to_depth) const;
     bool m_starting = false;
     bool m_visible_means_showing = false;
     bool m_facts_only = false; // read_each: no children
