@@ -10,7 +10,10 @@
 
 #include "backend/linux/atspi/atspi_cache.h"
 #include "backend/linux/atspi/atspi_message.h"
+#include "backend/linux/atspi/atspi_outline.h"
 #include "fuzz_check.h"
+
+#include <unordered_set>
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -157,8 +160,31 @@ int items(sd_bus_message* m)
     return 1;
 }
 
+int outline(sd_bus_message* m)
+{
+    // The outline of whichever object the reply lists first (an outline of another is none).
+    ObjectRef root;
+    if (sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "((so)a{sv})") <= 0 ||
+        sd_bus_message_enter_container(m, SD_BUS_TYPE_STRUCT, "(so)a{sv}") <= 0 || read_ref(m, root) < 0 ||
+        sd_bus_message_rewind(m, 1) < 0)
+        return -EBADMSG;
+    Outline out;
+    if (!out.parse(m, root))
+        return -EBADMSG;
+    // Every child is an object of the outline, placed once, and not the root.
+    require(out.find(root) != nullptr);
+    std::unordered_set<ObjectRef, ObjectRefHash> placed;
+    for (const auto& [ref, item] : out.items())
+        for (const auto& kid : item.children) {
+            require(out.find(kid) != nullptr && kid != root && kid != ref);
+            require(placed.insert(kid).second);
+            require_ref(kid);
+        }
+    return 1;
+}
+
 constexpr Reader READERS[] = {refs,  ref,     states,    interfaces, string, string_variant,
-                              props, actions, attribute, extents,    number, items};
+                              props, actions, attribute, extents,    number, items, outline};
 
 int on_message(sd_bus_message* m, void*, sd_bus_error*)
 {

@@ -1,9 +1,11 @@
-// The AT-SPI reply readers (backend/linux/atspi/atspi_message.h) on messages an app could send:
-// every string an app gives is cut to the backend's cap on a character boundary, and a reply of the
-// wrong shape is a negative errno, not a crash. Messages are built with sd-bus on a connection that
+// The AT-SPI reply readers (backend/linux/atspi/atspi_message.h, and the outline of
+// atspi_outline.h) on messages an app could send: every string an app gives is cut to the backend's
+// cap on a character boundary, and a reply of the wrong shape is a negative errno, not a crash. Messages are built with sd-bus on a connection that
 // needs no bus (a socket pair), so this runs without a desktop. fuzz/atspi_fuzz.cpp tries the rest.
 
 #include "backend/linux/atspi/atspi_message.h"
+#include "backend/linux/atspi/atspi_outline.h"
+#include "backend/linux/atspi/atspi_roles.h"
 
 #include <gtest/gtest.h>
 
@@ -129,6 +131,122 @@ TEST_F(AtspiMessageTest, ANumberOfAnyIntegerTypeReadsAsADouble)
     ASSERT_GE(read_variant_double(m, value), 0);
     EXPECT_EQ(value, -5.0);
     EXPECT_LT(read_variant_double(m, value), 0); // a string is no number
+}
+
+// One object of a GetTree reply: its reference and the properties the outline asks for.
+struct TreeObject {
+    const char* path;
+    const char* parent;
+    const char* name;
+    std::int32_t children;
+    std::int32_t actions = -1; // -1: no Action.NActions (no Action)
+    bool text = false;
+};
+
+void append_tree(sd_bus_message* m, const std::vector<TreeObject>& objects, const char* bus = ":1.7")
+{
+    ASSERT_GE(sd_bus_message_open_container(m, 'a', "((so)a{sv})"), 0);
+    for (const auto& o : objects) {
+        ASSERT_GE(sd_bus_message_open_container(m, 'r', "(so)a{sv}"), 0);
+        ASSERT_GE(sd_bus_message_append(m, "(so)", bus, o.path), 0);
+        ASSERT_GE(sd_bus_message_open_container(m, 'a', "{sv}"), 0);
+        ASSERT_GE(sd_bus_message_append(m, "{sv}", "Name", "s", o.name), 0);
+        ASSERT_GE(sd_bus_message_append(m, "{sv}", "Description", "s", ""), 0);
+        ASSERT_GE(sd_bus_message_append(m, "{sv}", "ChildCount", "i", o.children), 0);
+        ASSERT_GE(sd_bus_message_append(m, "{sv}", "Parent", "(so)", bus, o.parent), 0);
+        if (o.actions >= 0)
+            ASSERT_GE(sd_bus_message_append(m, "{sv}", "Action.NActions", "i", o.actions), 0);
+        if (o.text)
+            ASSERT_GE(sd_bus_message_append(m, "{sv}", "Text.CharacterCount", "i", 12), 0);
+        ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(iiii)", 1, 2, 3, 4), 0);
+        ASSERT_GE(sd_bus_message_close_container(m), 0);
+        ASSERT_GE(sd_bus_message_close_container(m), 0);
+    }
+    ASSERT_GE(sd_bus_message_close_container(m), 0);
+}
+
+const ObjectRef WINDOW{":1.7", "/w"};
+
+TEST_F(AtspiMessageTest, AnOutlineGivesEachObjectItsChildrenInTheAppsOrderAndItsInterfaces)
+{
+    auto* m = message([](sd_bus_message* m) {
+        append_tree(m, {{"/w", "/root", "Chat", 2},
+                        {"/doc", "/w", "Page", 2, 2},
+                        {"/a", "/doc", "First", 0, 2, true},
+                        {"/b", "/doc", "Second", 0},
+                        {"/bar", "/w", "", 0, 1}});
+    });
+    Outline outline;
+    ASSERT_TRUE(outline.parse(m, WINDOW));
+    EXPECT_EQ(outline.size(), 5u);
+    const auto* w = outline.find(WINDOW);
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->props.name, "Chat");
+    ASSERT_EQ(w->children.size(), 2u);
+    EXPECT_EQ(w->children[0].path, "/doc");
+    EXPECT_EQ(w->children[1].path, "/bar");
+    const auto* doc = outline.find({":1.7", "/doc"});
+    ASSERT_NE(doc, nullptr);
+    EXPECT_EQ(doc->props.child_count, 2);
+    ASSERT_EQ(doc->children.size(), 2u);
+    EXPECT_EQ(doc->children[0].path, "/a");
+    EXPECT_EQ(doc->actions, 2);
+    EXPECT_EQ(doc->interfaces, IF_ACCESSIBLE | IF_ACTION | IF_COMPONENT);
+    const auto* a = outline.find({":1.7", "/a"});
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->interfaces, IF_ACCESSIBLE | IF_ACTION | IF_COMPONENT | IF_TEXT);
+    const auto* b = outline.find({":1.7", "/b"});
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->actions, -1);
+    EXPECT_EQ(b->interfaces & IF_ACTION, 0u);
+}
+
+TEST_F(AtspiMessageTest, AnOutlineLeavesOutWhatItCannotPlaceAndTheWalkAsksForIt)
+{
+    // A list that manages its descendants counts 2^31-1 children and lists none; an object listed
+    // twice keeps its first place; one naming itself or an object outside the outline as its
+    // parent joins nothing.
+    auto* m = message([](sd_bus_message* m) {
+        append_tree(m, {{"/w", "/root", "Sheet", 3},
+                        {"/list", "/w", "", 2147483647},
+                        {"/x", "/w", "X", 0},
+                        {"/x", "/list", "X again", 0},
+                        {"/self", "/self", "", 0},
+                        {"/stray", "/elsewhere", "", 0}});
+    });
+    Outline outline;
+    ASSERT_TRUE(outline.parse(m, WINDOW));
+    const auto* w = outline.find(WINDOW);
+    ASSERT_NE(w, nullptr);
+    ASSERT_EQ(w->children.size(), 2u); // fewer than its 3: the walk asks GetChildren
+    EXPECT_EQ(w->children[1].path, "/x");
+    const auto* list = outline.find({":1.7", "/list"});
+    ASSERT_NE(list, nullptr);
+    EXPECT_TRUE(list->children.empty());
+    EXPECT_EQ(outline.find({":1.7", "/x"})->props.name, "X");
+    EXPECT_NE(outline.find({":1.7", "/stray"}), nullptr);
+}
+
+TEST_F(AtspiMessageTest, AnOutlineOfAnotherObjectOrShapeIsNone)
+{
+    auto* other = message([](sd_bus_message* m) { append_tree(m, {{"/doc", "/w", "Page", 0}}); });
+    Outline outline;
+    EXPECT_FALSE(outline.parse(other, WINDOW));
+    auto* empty = message([](sd_bus_message* m) { append_tree(m, {}); });
+    EXPECT_FALSE(outline.parse(empty, WINDOW));
+    auto* refs = message([](sd_bus_message* m) { ASSERT_GE(sd_bus_message_append(m, "a(so)", 1, ":1.7", "/w"), 0); });
+    EXPECT_FALSE(outline.parse(refs, WINDOW));
+    // A property of the wrong type fails the whole outline: the walk asks object by object.
+    auto* bad = message([](sd_bus_message* m) {
+        ASSERT_GE(sd_bus_message_open_container(m, 'a', "((so)a{sv})"), 0);
+        ASSERT_GE(sd_bus_message_open_container(m, 'r', "(so)a{sv}"), 0);
+        ASSERT_GE(sd_bus_message_append(m, "(so)", ":1.7", "/w"), 0);
+        ASSERT_GE(sd_bus_message_append(m, "a{sv}", 1, "ChildCount", "s", "two"), 0);
+        ASSERT_GE(sd_bus_message_close_container(m), 0);
+        ASSERT_GE(sd_bus_message_close_container(m), 0);
+    });
+    EXPECT_FALSE(outline.parse(bad, WINDOW));
+    EXPECT_EQ(outline.size(), 0u);
 }
 
 } // namespace

@@ -189,12 +189,13 @@ function stopGroup(child) {
     try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
 }
 
-async function startDriver() {
+async function startDriver(extra = {}) {
     const env = {};
     for (const [k, v] of Object.entries(process.env))
         if (v !== undefined)
             env[k] = v;
     env.NISH_AUDIT_LOG = '';
+    Object.assign(env, extra);
     const d = await connect('nish-bench', opts.driver, ['mcp', '--backend', 'linux', '--consent', 'auto'], env);
     return d;
 }
@@ -335,14 +336,22 @@ async function driverChat(url, tmp) {
     try {
         out.first_contact_ms = await firstContact(chrome, 'Chat fixture', 3000);
 
-        // Cold reads: the first whole read of each of five fresh driver processes.
+        // Cold reads: the first whole read of each of five fresh driver processes; between them,
+        // five that walk the page object by object (no outline: docs/linux-atspi.md, "Outlines"),
+        // the baseline of the outline's gain, in the same run.
         const cold = [];
         const coldServer = [];
-        for (let i = 0; i < 5; i++) {
-            const d = await startDriver();
+        const walked = [];
+        for (let i = 0; i < 10; i++) {
+            const outline = i % 2 === 0;
+            const d = await startDriver(outline ? {} : { NISH_ATSPI_OUTLINE: '0' });
             try {
                 const wid = await sessionOn(d, chrome.pid, 'Chat fixture');
                 const t = await timed(() => d.call('get_window_state', whole(wid)));
+                if (!outline) {
+                    walked.push(t.serverMs);
+                    continue;
+                }
                 cold.push(t.ms);
                 coldServer.push(t.serverMs);
                 out.elements = t.r.structuredContent.elements.length;
@@ -363,6 +372,7 @@ async function driverChat(url, tmp) {
         out.cold_ms = median(cold);
         out.cold_server_ms = median(coldServer);
         out.cold_all_ms = cold;
+        out.cold_walked_server_ms = median(walked);
     } finally {
         stopGroup(chrome);
     }
@@ -396,6 +406,8 @@ function table(pw, dense, chat) {
     row(`cold read, chat.html (${chat.elements} elements), median of 5 fresh drivers`,
         both(chat.cold_ms, chat.cold_server_ms), `browser_snapshot ${both(pw.chat.median_ms, pw.chat.median_server_ms)}`,
         faster(pw.chat.median_server_ms, chat.cold_server_ms), 'no slower', chat.cold_server_ms <= pw.chat.median_server_ms);
+    row('cold read, chat.html, walked object by object (no outline), median of 5', `(${ms(chat.cold_walked_server_ms)})`,
+        `the outline's read (${ms(chat.cold_server_ms)})`, faster(chat.cold_walked_server_ms, chat.cold_server_ms), '', undefined);
     row(`default skeleton, chat.html (${chat.skeleton_rows} rows; landmarks missing: ${chat.missing_landmarks.join(', ') || 'none'})`,
         `${tok(chat.skeleton_tokens)} tokens`, `browser_snapshot ${tok(pw.chat.tokens)} tokens`,
         `${f(pw.chat.tokens / chat.skeleton_tokens)}x fewer`, 'all landmarks, <= 1,000, >= 50x',

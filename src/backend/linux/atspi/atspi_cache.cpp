@@ -84,6 +84,22 @@ const CachedItem* ItemCache::find(const ObjectRef& ref) const
     return it == m_items.end() ? nullptr : &it->second;
 }
 
+bool ItemCache::holds_below(const ObjectRef& top, std::uint32_t role, std::uint32_t state) const
+{
+    // Parent links may loop in a broken app: a chain is followed no further than the cache is big.
+    for (const auto& [ref, item] : m_items) {
+        if (item.role != role || !item.states.has(state))
+            continue;
+        const CachedItem* at = &item;
+        for (std::size_t steps = 0; at != nullptr && steps < m_items.size(); ++steps) {
+            if (at->parent == top)
+                return true;
+            at = find(at->parent);
+        }
+    }
+    return false;
+}
+
 const std::vector<ObjectRef>* ItemCache::children(const ObjectRef& parent) const
 {
     auto it = m_children.find(parent);

@@ -38,6 +38,8 @@ public:
     // app's order). nullptr when the cache holds none.
     const std::vector<ObjectRef>* children(const ObjectRef& parent) const;
     std::size_t size() const { return m_items.size(); }
+    // Whether the cache holds an object of `role` in `state` below `top` (its parents lead there).
+    bool holds_below(const ObjectRef& top, std::uint32_t role, std::uint32_t state) const;
     // The objects in the cache that manage their descendants (a Calc sheet; GTK3 tree views).
     const std::vector<ObjectRef>& managing_descendants() const { return m_managing; }
 

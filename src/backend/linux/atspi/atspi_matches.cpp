@@ -20,7 +20,7 @@ std::vector<std::int32_t> role_bits(const std::vector<std::uint32_t>& roles)
     return words;
 }
 
-int append_get_matches_args(sd_bus_message* m, const std::vector<std::uint32_t>& roles, std::int32_t count)
+int append_match_rule(sd_bus_message* m, const std::vector<std::uint32_t>& roles)
 {
     const std::vector<std::int32_t> bits = role_bits(roles);
     // An empty set with MATCH_ALL matches everything; MATCH_INVALID (0) would match nothing in
@@ -45,6 +45,12 @@ int append_get_matches_args(sd_bus_message* m, const std::vector<std::uint32_t>&
         r = sd_bus_message_append(m, "ib", MATCH_ALL, 0); // invert = false
     if (r >= 0)
         r = sd_bus_message_close_container(m);
+    return r;
+}
+
+int append_get_matches_args(sd_bus_message* m, const std::vector<std::uint32_t>& roles, std::int32_t count)
+{
+    int r = append_match_rule(m, roles);
     if (r >= 0)
         r = sd_bus_message_append(m, "uib", SORT_CANONICAL, count, 1);
     return r;

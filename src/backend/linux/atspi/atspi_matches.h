@@ -25,6 +25,9 @@ inline constexpr std::uint32_t SORT_CANONICAL = 1;
 // Roles as the rule carries them: a bit set in 32-bit words, role r at bit r % 32 of word r / 32.
 std::vector<std::int32_t> role_bits(const std::vector<std::uint32_t>& roles);
 
+// Appends a match rule (aiia{ss}iaiiasib) that takes objects of any of `roles`, or every object when
+// `roles` is empty.
+int append_match_rule(sd_bus_message*, const std::vector<std::uint32_t>& roles);
 // Appends GetMatches' arguments: the rule (aiia{ss}iaiiasib), sort order canonical, `count` (0 for
 // no bound) and traverse = true (descend into objects that are collections themselves).
 int append_get_matches_args(sd_bus_message*, const std::vector<std::uint32_t>& roles, std::int32_t count);

@@ -237,7 +237,7 @@ int read_string_variant(sd_bus_message* m, std::string& out)
     return sd_bus_message_exit_container(m);
 }
 
-int read_accessible_props(sd_bus_message* m, AccessibleProps& out)
+int read_accessible_props(sd_bus_message* m, AccessibleProps& out, const OtherProperty& other)
 {
     int r = sd_bus_message_enter_container(m, SD_BUS_TYPE_ARRAY, "{sv}");
     if (r < 0)
@@ -259,7 +259,9 @@ int read_accessible_props(sd_bus_message* m, AccessibleProps& out)
         } else if (k == "ChildCount") {
             if ((r = sd_bus_message_read(m, "v", "i", &out.child_count)) < 0)
                 return r;
-        } else if ((r = sd_bus_message_skip(m, "v")) < 0) {
+        } else if ((r = other ? other(k, m) : 0) < 0) {
+            return r;
+        } else if (r == 0 && (r = sd_bus_message_skip(m, "v")) < 0) {
             return r;
         }
         if ((r = sd_bus_message_exit_container(m)) < 0)

@@ -9,6 +9,7 @@
 #include "backend/linux/atspi/atspi_roles.h"
 #include "core/model/element.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,7 +76,10 @@ int read_states(sd_bus_message*, AtspiStates&);       // au
 int read_interfaces(sd_bus_message*, std::uint32_t& bits); // as
 int read_string(sd_bus_message*, std::string&);       // s
 int read_string_variant(sd_bus_message*, std::string&); // v holding s
-int read_accessible_props(sd_bus_message*, AccessibleProps&); // a{sv}
+// a{sv}: Name, Description and ChildCount into the props; any other key goes to `other` (with the
+// message at its variant), which reads the variant and returns > 0, or returns 0 to have it skipped.
+using OtherProperty = std::function<int(std::string_view key, sd_bus_message*)>;
+int read_accessible_props(sd_bus_message*, AccessibleProps&, const OtherProperty& other = {});
 int read_action_names(sd_bus_message*, std::vector<std::string>&); // a(sss)
 // The value of `key` in an attribute dictionary; `out` stays empty when the key is not there.
 int read_attribute(sd_bus_message*, std::string_view key, std::string& out); // a{ss}

@@ -27,6 +27,7 @@ enum AtspiRole : std::uint32_t {
     ATSPI_ROLE_WINDOW = 69,
     ATSPI_ROLE_APPLICATION = 75,
     ATSPI_ROLE_PAGE = 84,
+    ATSPI_ROLE_DOCUMENT_WEB = 95,
 };
 
 // An AT-SPI state set as sent on the bus: two 32-bit words (states 0–31, 32–63).

@@ -8,6 +8,8 @@
 #include "backend/linux/atspi/atspi_visible_part.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace nd_linux {
 
@@ -23,7 +25,11 @@ long long micros(Clock::duration d)
 
 } // namespace
 
-AtspiTreeReader::AtspiTreeReader(AtspiBus& bus) : m_bus(bus), m_warm(bus) {}
+AtspiTreeReader::AtspiTreeReader(AtspiBus& bus) : m_bus(bus), m_warm(bus)
+{
+    const char* outlines = std::getenv("NISH_ATSPI_OUTLINE");
+    m_outlines = !(outlines && std::strcmp(outlines, "0") == 0);
+}
 
 nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::WindowInfo& window,
                                                                const nd_core::ReadLimits& limits)
@@ -52,10 +58,10 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     if (m_warm.tracing())
         std::fprintf(stderr,
                      "nish cold read: window %lld: locate %lld us (cache of %zu items), walk %lld us (%zu elements, %zu "
-                     "calls, %zu from the cache), frames kept for the warm reads %lld us\n",
+                     "calls, %zu from the cache, outline of %zu), frames kept for the warm reads %lld us\n",
                      static_cast<long long>(window.window_id), static_cast<long long>(micros(located_at - started)),
                      located.cache ? located.cache->size() : std::size_t{0}, static_cast<long long>(micros(walked_at - located_at)),
-                     m_last.elements, m_last.calls, m_last.from_cache, static_cast<long long>(micros(Clock::now() - walked_at)));
+                     m_last.elements, m_last.calls, m_last.from_cache, m_last.outlined, static_cast<long long>(micros(Clock::now() - walked_at)));
     return tree;
 }
 
@@ -136,6 +142,7 @@ nd_core::Result<LocatedWindow> AtspiTreeReader::locate(const nd_core::WindowInfo
 {
     if (m_bus.generation() != m_bus_generation) {
         m_no_cache.clear();
+        m_no_outline.clear();
         m_bus_generation = m_bus.generation();
     }
     auto located = TRY(locate_window(m_bus, window, m_no_cache, deadline));
@@ -158,6 +165,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     options.positional_item_views = toolkit == "Qt" || toolkit == "QT" || java;
     options.positional_label_panels = java;
     options.children_by_index = toolkit_children_by_index(toolkit);
+    options.action_count_only = toolkit == "Chromium";
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     // What is visible may still be on a hidden page: each visible object's place decides
     // (to_screen), so none is left for later.
@@ -166,6 +174,12 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
         options.deferred_frames = false;
     }
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
+    m_last.outlined = 0;
+    if (wants_outline(located, toolkit)) {
+        auto outline = TRY(outline_of(located, limits, deadline));
+        m_last.outlined = outline ? outline->size() : 0;
+        walk.use_outline(std::move(outline));
+    }
     walk.remember_focus_in(&m_focused_children);
     auto tree = TRY(walk.read(located.top.ref));
     if (m_focused_children.size() > 256)
@@ -185,6 +199,31 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     m_last.warm = false;
     m_last.toolkit = toolkit;
     return tree;
+}
+
+bool AtspiTreeReader::wants_outline(const LocatedWindow& located, const std::string& toolkit) const
+{
+    // A web engine's item cache holds the pages that were open when it was made, and none loaded
+    // later (docs/linux-atspi.md, "GetItems and the walk"): a window whose cache holds the page it
+    // shows is read from the cache, one whose cache lacks it (or holds only pages it no longer
+    // shows) takes the outline.
+    if (!m_outlines || (toolkit != "Chromium" && toolkit != "Gecko") || m_no_outline.count(located.app.bus) ||
+        m_outline_too_big.count(located.top.ref.key()))
+        return false;
+    return !(located.cache && located.cache->holds_below(located.top.ref, ATSPI_ROLE_DOCUMENT_WEB, ATSPI_STATE_SHOWING));
+}
+
+nd_core::Result<std::shared_ptr<const Outline>> AtspiTreeReader::outline_of(const LocatedWindow& located,
+                                                                             const nd_core::ReadLimits& limits,
+                                                                             Deadline deadline)
+{
+    auto answer = TRY(read_outline(m_bus, located.top.ref, deadline));
+    if (answer.no_such_method && m_no_outline.size() < 4096)
+        m_no_outline.insert(located.app.bus);
+    const auto too_big = static_cast<std::size_t>(std::max(limits.max_elements, 1)) * OUTLINE_MAX_PER_ELEMENT;
+    if (answer.outline && answer.outline->size() > too_big && m_outline_too_big.size() < 4096)
+        m_outline_too_big.insert(located.top.ref.key());
+    return answer.outline;
 }
 
 nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& window, std::vector<nd_core::Element>& elements,

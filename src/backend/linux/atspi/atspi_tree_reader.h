@@ -27,6 +27,10 @@ public:
 
     // By default only showing objects get a frame (see atspi_walker.cpp for why).
     void set_walk_options(WalkOptions options) { m_options = options; }
+    // Whether a cold read of a Chromium or Gecko window whose page the app's item cache lacks
+    // takes the page's outline first (atspi_outline.h). On by default; NISH_ATSPI_OUTLINE=0 turns
+    // it off (benchmarks compare).
+    void set_outlines(bool on) { m_outlines = on; }
     // The popup surfaces (menus, popovers) of a window's app, which a read of an app that answers
     // frames relative to its surfaces places its popovers' rows by (x11_popups.h).
     using PopupLookup = std::function<nd_core::Result<std::vector<nd_core::WindowInfo>>(std::int64_t window_id)>;
@@ -60,6 +64,7 @@ public:
         std::size_t elements = 0;
         std::size_t calls = 0;
         std::size_t from_cache = 0;
+        std::size_t outlined = 0; // objects the read's outline held (0: none was asked)
         bool used_cache = false;
         bool used_peer = false; // the app's peer-to-peer connection carried the read
         bool warm = false;      // answered from the last read and the app's events (atspi_warm.h)
@@ -76,6 +81,16 @@ private:
     // Apps that answered Cache.GetItems with "no such method" (Qt5): not asked again.
     std::unordered_set<std::string> m_no_cache;
     std::uint64_t m_bus_generation = 0; // m_no_cache's names belong to this connection of the bus
+    // Outlines: on or off; apps that answered GetTree with "no such method"; windows (their
+    // frames' keys) whose outline held more than OUTLINE_MAX_PER_ELEMENT times the budget, read
+    // node by node since (the walk would read no more than three times it).
+    static constexpr std::size_t OUTLINE_MAX_PER_ELEMENT = 10;
+    bool m_outlines = true;
+    std::unordered_set<std::string> m_no_outline;
+    std::unordered_set<std::string> m_outline_too_big;
+    bool wants_outline(const LocatedWindow&, const std::string& toolkit) const;
+    // The outline for a walk of `located`, or null; remembers apps and windows not to ask again.
+    nd_core::Result<std::shared_ptr<const Outline>> outline_of(const LocatedWindow&, const nd_core::ReadLimits&, Deadline);
     LastRead m_last;
     std::size_t m_action_name_calls = 0;
     WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it

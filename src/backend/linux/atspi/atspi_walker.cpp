@@ -15,6 +15,9 @@ namespace {
 
 int append_u(sd_bus_message* m, std::uint32_t u) { return sd_bus_message_append(m, "u", u); }
 
+// An outline's action count taken as is, up to this many (Chromium has eight at most).
+constexpr std::int32_t MAX_ACTIONS = 64;
+
 // Gecko keeps a paragraph's or a status line's text in the object itself (Text), where Chromium
 // and GTK add a named static text child: a nameless leaf with Text would read as an empty row, so
 // its text is read as its value. Leaves only: a container's text mixes its children in (U+FFFC).
@@ -91,6 +94,13 @@ void TreeWalk::start_now(int index)
     Node& n = *m_nodes[static_cast<std::size_t>(index)];
     const CachedItem* item = m_cache ? m_cache->find(n.ref) : nullptr;
     if (item == nullptr) {
+        // The outline gives what GetAll would: name, description and child count.
+        if (const OutlineItem* line = m_outline ? m_outline->find(n.ref) : nullptr) {
+            ++m_stats.from_outline;
+            n.outlined = line;
+            n.props = line->props;
+            n.interfaces = line->interfaces;
+        }
         fetch_facts(index);
         return;
     }
@@ -108,7 +118,7 @@ void TreeWalk::start_now(int index)
 void TreeWalk::fetch_facts(int index)
 {
     Node& n = *m_nodes[static_cast<std::size_t>(index)];
-    n.pending_facts = m_options.property_gets ? 6 : 4;
+    n.pending_facts = n.outlined ? 2 : m_options.property_gets ? 6 : 4;
     // Each fact's handler marks the node gone on a vanished object and counts down; the last
     // one to arrive lets the node's follow-ups go out.
     auto fact = [this, index](auto&& read) {
@@ -128,6 +138,8 @@ void TreeWalk::fetch_facts(int index)
                 fact([](Node& node, sd_bus_message* m) { return sd_bus_message_read_basic(m, 'u', &node.role); }));
     m_batch.add({bus, path, IFACE_ACCESSIBLE, "GetState"}, {},
                 fact([](Node& node, sd_bus_message* m) { return read_states(m, node.states); }));
+    if (n.outlined)
+        return; // the rest is in the outline
     m_batch.add({bus, path, IFACE_ACCESSIBLE, "GetInterfaces"}, {},
                 fact([](Node& node, sd_bus_message* m) { return read_interfaces(m, node.interfaces); }));
     if (!m_options.property_gets) {
@@ -189,12 +201,22 @@ void TreeWalk::facts_arrived(int index)
             if (r.ok() && read_attribute(r.message, "level", level) >= 0)
                 m_nodes[static_cast<std::size_t>(index)]->level = heading_level(level);
         });
-    if (n.interfaces & IF_ACTION)
+    if ((n.interfaces & IF_ACTION) && n.outlined && m_options.action_count_only)
+        n.actions.assign(static_cast<std::size_t>(std::clamp(n.outlined->actions, 0, MAX_ACTIONS)), std::string());
+    else if (n.interfaces & IF_ACTION)
         m_batch.add({n.ref.bus, n.ref.path, IFACE_ACTION, "GetActions"}, {}, [this, index](const Reply& r) {
             if (r.ok())
                 (void)read_action_names(r.message, m_nodes[static_cast<std::size_t>(index)]->actions);
         });
-    fetch_value(index);
+    // The outline cannot tell Value (atspi_outline.h): a value role's own interfaces decide.
+    if (n.outlined && is_value_role(n.role) && !n.secure)
+        m_batch.add({n.ref.bus, n.ref.path, IFACE_ACCESSIBLE, "GetInterfaces"}, {}, [this, index](const Reply& r) {
+            Node& node = *m_nodes[static_cast<std::size_t>(index)];
+            if (r.ok() && read_interfaces(r.message, node.interfaces) >= 0)
+                fetch_value(index);
+        });
+    else
+        fetch_value(index);
 
     if (m_facts_only)
         return; // read_each: the object's own facts, no children
@@ -263,6 +285,10 @@ void TreeWalk::fetch_children(int index)
             add_children(index, *kids);
             return;
         }
+    }
+    if (n.outlined && n.outlined->children.size() == static_cast<std::size_t>(n.props.child_count)) {
+        add_children(index, n.outlined->children);
+        return;
     }
     if (m_options.children_by_index) {
         fetch_children_by_index(index);

@@ -4,7 +4,7 @@
 //
 // A node's facts come from the app's cache when it holds the node, else from four calls sent at
 // once (GetRole, GetState, GetInterfaces, Properties.GetAll of Accessible for Name, Description
-// and ChildCount). As soon as a node's facts are in, its follow-ups go out: GetChildren (unless
+// and ChildCount), three when the subtree's outline (atspi_outline.h) gives the last. As soon as a node's facts are in, its follow-ups go out: GetChildren (unless
 // the cache holds all of its children), GetExtents (showing objects), GetActions for Action
 // objects, and its value (Text or Value, never for secure nodes). So the walk never waits for a
 // level to finish: the number of calls in flight, not the depth, sets the pace.
@@ -18,6 +18,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_cache.h"
+#include "backend/linux/atspi/atspi_outline.h"
 #include "core/backend/tree_reader.h"
 
 #include <deque>
@@ -31,6 +32,7 @@ namespace nd_linux {
 struct WalkStats {
     std::size_t calls = 0;       // D-Bus calls sent
     std::size_t from_cache = 0;  // nodes whose facts came from the cache
+    std::size_t from_outline = 0; // nodes whose name, description and children came from the outline
 };
 
 struct WalkOptions {
@@ -61,6 +63,10 @@ struct WalkOptions {
     // asks an object for its children asks them one by one there, so that a part read again (a
     // warm read's) is the tree the cold read took from the cache.
     bool children_by_index = false;
+    // Chromium's GetActions names nothing (its localized names are empty; Action.GetName has the
+    // names, asked for the rows a view returns): a node the outline holds takes its actions' count
+    // from it (Action.NActions), unnamed, instead of a GetActions.
+    bool action_count_only = false;
 };
 
 class TreeWalk {
@@ -71,6 +77,9 @@ public:
     TreeWalk& operator=(const TreeWalk&) = delete;
 
     nd_core::Result<nd_core::RawTree> read(const ObjectRef& root);
+    // Before read(): the outline of the subtree read, or of part of it (a page the app's cache
+    // lacks): its nodes' names, descriptions, child counts and children are taken from it.
+    void use_outline(std::shared_ptr<const Outline> outline) { m_outline = std::move(outline); }
     // The facts of each object alone (no children), all in one batch, as read() would give them;
     // nullopt for one that is gone. Options as for a part of a window.
     nd_core::Result<std::vector<std::optional<nd_core::Element>>> read_each(const std::vector<ObjectRef>&);
@@ -110,6 +119,7 @@ private:
     nd_core::ReadLimits m_limits;
     WalkOptions m_options;
     std::shared_ptr<const ItemCache> m_cache;
+    std::shared_ptr<const Outline> m_outline;
     AtspiBatch m_batch;
     std::vector<std::unique_ptr<Node>> m_nodes;
     std::unordered_set<ObjectRef, ObjectRefHash> m_seen;

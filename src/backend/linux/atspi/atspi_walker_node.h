@@ -21,6 +21,7 @@ struct TreeWalk::Node {
     std::uint32_t interfaces = 0;
     AccessibleProps props;
     const CachedItem* cached = nullptr;
+    const OutlineItem* outlined = nullptr; // name, description, child count and children from the outline
 
     int pending_facts = 0;
     bool gone = false;
