@@ -4,6 +4,8 @@
 
 #include "browser_acts.h"
 
+#include "backend/linux/atspi/atspi_batch.h"
+#include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_tree_reader.h"
 #include "x11_test_support.h"
 
@@ -375,6 +377,49 @@ TEST_F(WarmReads, ChromiumPageReadThroughItsOutlineEqualsItsWalk)
 }
 
 // The budget cuts an outlined page where it cuts a walked one: its first 5,000 objects breadth-first.
+// A view's rows name their actions (Chromium leaves GetActions' names empty): the first of each row
+// asked of the row, the others once per role and count (AlikeActionNames). Every name must be the
+// one Action.GetName gives for that very row, asked here one by one.
+TEST_F(WarmReads, ChromiumActionNamesAskedOncePerRoleAreEachRowsOwn)
+{
+    open_page("chat.html", 3500);
+    auto tree = m_cold->read_window(m_info, m_limits);
+    ASSERT_TRUE(tree) << tree.error().message;
+    std::vector<std::int32_t> rows(tree->elements.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = static_cast<std::int32_t>(i);
+    const auto before = m_cold->action_name_calls();
+    ASSERT_TRUE(m_cold->read_frames(m_info, tree->elements, rows, m_limits.deadline, true));
+    const auto asked = m_cold->action_name_calls() - before;
+
+    std::vector<std::vector<std::string>> own(tree->elements.size());
+    std::size_t actions = 0;
+    nd_linux::AtspiBatch batch(*m_bus, nd_linux::deadline_in(std::chrono::seconds(30)));
+    for (std::size_t k = 0; k < tree->elements.size(); ++k) {
+        const auto ref = nd_linux::parse_key(tree->elements[k].key);
+        if (!ref)
+            continue;
+        own[k].resize(tree->elements[k].actions.size());
+        for (std::size_t i = 0; i < own[k].size(); ++i, ++actions)
+            batch.add({ref->bus, ref->path, nd_linux::IFACE_ACTION, "GetName"},
+                      [i](sd_bus_message* m) { return sd_bus_message_append(m, "i", static_cast<std::int32_t>(i)); },
+                      [&own, k, i](const nd_linux::Reply& r) {
+                          if (r.ok())
+                              (void)nd_linux::read_string(r.message, own[k][i]);
+                      });
+    }
+    ASSERT_TRUE(batch.run());
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < own.size(); ++k)
+        if (!own[k].empty() && own[k] != tree->elements[k].actions && ++differ <= 5)
+            ADD_FAILURE() << "row " << k << " (" << tree->elements[k].role << " \"" << tree->elements[k].name
+                          << "\"): its actions read " << json(tree->elements[k].actions).dump() << ", its own are "
+                          << json(own[k]).dump();
+    EXPECT_EQ(differ, 0u);
+    std::printf("chat page: %zu action names asked for %zu actions of %zu rows\n", asked, actions, rows.size());
+    EXPECT_LT(asked * 3, actions * 2) << "the names past the first are asked once per role";
+}
+
 TEST_F(WarmReads, ChromiumPageBiggerThanTheBudgetReadThroughItsOutlineEqualsItsWalk)
 {
     open_page("dense.html", 4000);

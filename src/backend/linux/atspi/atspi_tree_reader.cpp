@@ -231,6 +231,9 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
                                                    std::chrono::milliseconds deadline, bool action_names)
 {
     AtspiBatch batch(m_bus, deadline_in(deadline));
+    const auto* toolkit = known_toolkit(elements);
+    const bool chromium = toolkit && *toolkit == "Chromium";
+    AlikeActionNames alike;
     for (auto index : indices) {
         if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
             continue;
@@ -247,7 +250,7 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
             continue;
         }
         if (action_names && e.action_names_pending())
-            m_action_name_calls += name_actions(batch, *ref, e);
+            m_action_name_calls += chromium ? alike.add(batch, *ref, e) : name_actions(batch, *ref, e);
         // Objects that are not showing report no real place (the walk's rule too).
         if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
             continue;
@@ -263,6 +266,7 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
                 !elements[static_cast<std::size_t>(index)].has_frame)
                 framed_now.push_back(index);
     TRY_VOID(batch.run());
+    alike.fill();
     std::erase_if(framed_now, [&elements](std::int32_t i) { return !elements[static_cast<std::size_t>(i)].has_frame; });
     if (!framed_now.empty())
         to_screen(window, elements, deadline_in(deadline), &framed_now);

@@ -535,11 +535,11 @@ void add_extents(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
 // Once asked, the element says so (Element::action_names_asked): a name the app leaves empty in both
 // (LibreOffice's menus) is not asked again at the next read. A batch that does not finish fails the
 // view, whose copy of the rows is then dropped.
-std::size_t name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
+std::size_t name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e, std::size_t count)
 {
     std::size_t asked = 0;
     e.action_names_asked = true;
-    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+    for (std::size_t i = 0; i < std::min(count, e.actions.size()); ++i) {
         if (!e.actions[i].empty())
             continue;
         const auto at = static_cast<std::int32_t>(i);
@@ -554,6 +554,27 @@ std::size_t name_actions(AtspiBatch& batch, const ObjectRef& ref, nd_core::Eleme
         ++asked;
     }
     return asked;
+}
+
+std::size_t AlikeActionNames::add(AtspiBatch& batch, const ObjectRef& ref, nd_core::Element& e)
+{
+    if (e.actions.size() < 2)
+        return name_actions(batch, ref, e);
+    auto [first, inserted] = m_first.try_emplace({e.role, e.actions.size()}, &e);
+    if (inserted)
+        return name_actions(batch, ref, e);
+    m_followers.emplace_back(&e, first->second);
+    return name_actions(batch, ref, e, 1);
+}
+
+void AlikeActionNames::fill()
+{
+    for (auto [e, first] : m_followers)
+        for (std::size_t i = 1; i < e->actions.size() && i < first->actions.size(); ++i)
+            if (e->actions[i].empty())
+                e->actions[i] = first->actions[i];
+    m_followers.clear();
+    m_first.clear();
 }
 
 } // namespace nd_linux

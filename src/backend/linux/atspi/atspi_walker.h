@@ -22,6 +22,7 @@
 #include "core/backend/tree_reader.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -156,6 +157,24 @@ private:
 void add_extents(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
 // Adds the asks for the names of `e`'s actions that GetActions left empty (Chromium's) and marks
 // them asked (Element::action_names_asked); the names go into `e`. Returns how many were added.
-std::size_t name_actions(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
+// Only the first `count` actions are named (all by default).
+std::size_t name_actions(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e,
+                         std::size_t count = static_cast<std::size_t>(-1));
+
+// Chromium names an object's first action by what it does by default (`press`, `check`, `jump`,
+// `clickAncestor`, `doDefault`) and the others by what else it supports, in a fixed order
+// (`showContextMenu`, then a scrollable's six scrolls): objects of one role with as many actions
+// name them alike past the first. So the first is asked of every row, the others of the first row
+// of each role and count only, and the rows after it take that row's (the names asked "once per
+// role"). Pointers to the rows are kept until fill(), after the batch.
+class AlikeActionNames {
+public:
+    std::size_t add(AtspiBatch&, const ObjectRef& ref, nd_core::Element& e);
+    void fill();
+
+private:
+    std::map<std::pair<std::string, std::size_t>, nd_core::Element*> m_first;
+    std::vector<std::pair<nd_core::Element*, nd_core::Element*>> m_followers; // row, its role's first
+};
 
 } // namespace nd_linux
