@@ -426,6 +426,36 @@ TEST_F(WarmReads, ChromiumPageBiggerThanTheBudgetReadThroughItsOutlineEqualsItsW
     expect_outline_equals_walk("dense.html");
 }
 
+// An outline that does not come by the read's deadline fails that read as a walk past its deadline
+// does, and the window is walked from then on: the next read awaits Chromium's late answer and
+// reads the page whole. Deadlines from short to longer, until one lets the locating pass and
+// stops the outline (the 12,000-object page's takes Chromium about 100 ms).
+TEST_F(WarmReads, AnOutlinePastTheDeadlineFailsThatReadAndTheWindowIsWalkedSince)
+{
+    open_page("dense.html", 4000);
+    for (int ms : {20, 40, 60, 90, 130, 180}) {
+        nd_linux::AtspiTreeReader reader(*m_bus);
+        reader.warm().set_enabled(false);
+        auto limits = m_limits;
+        limits.deadline = std::chrono::milliseconds(ms);
+        auto quick = reader.read_window(m_info, limits);
+        if (quick)
+            continue;
+        EXPECT_TRUE(quick.error().code == nd_core::ErrorCode::timed_out ||
+                    quick.error().code == nd_core::ErrorCode::app_not_responding)
+            << quick.error().text();
+        auto next = reader.read_window(m_info, m_limits);
+        ASSERT_TRUE(next) << next.error().text();
+        EXPECT_EQ(next->elements.size(), 5000u);
+        if (reader.last_read().outlined == 0) {
+            std::printf("an outline past a %d ms deadline: that read failed, the next walked the page\n", ms);
+            return;
+        }
+        // The locating itself ran out: try a longer deadline.
+    }
+    ADD_FAILURE() << "no deadline stopped the outline rather than the locating";
+}
+
 // Gecko's bridge answers GetTree too; the form's number and range inputs (value roles, whose Value
 // the outline cannot tell) read their values as the walk does.
 TEST_F(WarmReads, FirefoxFormReadThroughItsOutlineEqualsItsWalk)

@@ -217,7 +217,17 @@ nd_core::Result<std::shared_ptr<const Outline>> AtspiTreeReader::outline_of(cons
                                                                              const nd_core::ReadLimits& limits,
                                                                              Deadline deadline)
 {
-    auto answer = TRY(read_outline(m_bus, located.top.ref, deadline));
+    auto asked = read_outline(m_bus, located.top.ref, deadline);
+    if (!asked) {
+        // An outline the app could not give within the read's deadline (a page of hundreds of
+        // thousands of objects) fails this read as a walk past its deadline would; the window is
+        // walked from then on, the app's late answer awaited first (AtspiBus::owe).
+        if (asked.error().code == ErrorCode::timed_out || asked.error().code == ErrorCode::app_not_responding)
+            if (m_outline_too_big.size() < 4096)
+                m_outline_too_big.insert(located.top.ref.key());
+        return asked.error();
+    }
+    auto answer = std::move(asked).value();
     if (answer.no_such_method && m_no_outline.size() < 4096)
         m_no_outline.insert(located.app.bus);
     const auto too_big = static_cast<std::size_t>(std::max(limits.max_elements, 1)) * OUTLINE_MAX_PER_ELEMENT;

@@ -82,8 +82,9 @@ private:
     std::unordered_set<std::string> m_no_cache;
     std::uint64_t m_bus_generation = 0; // m_no_cache's names belong to this connection of the bus
     // Outlines: on or off; apps that answered GetTree with "no such method"; windows (their
-    // frames' keys) whose outline held more than OUTLINE_MAX_PER_ELEMENT times the budget, read
-    // node by node since (the walk would read no more than three times it).
+    // frames' keys) whose outline held more than OUTLINE_MAX_PER_ELEMENT times the budget (the walk
+    // would read no more than three times it) or did not come by the read's deadline, read node
+    // by node since.
     static constexpr std::size_t OUTLINE_MAX_PER_ELEMENT = 10;
     bool m_outlines = true;
     std::unordered_set<std::string> m_no_outline;
