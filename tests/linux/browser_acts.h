@@ -319,6 +319,17 @@ protected:
         return median;
     }
 
+    // The backend's listing of the browser's window (m_window); an error when the listing fails
+    // or does not hold it.
+    nd_core::Result<nd_core::WindowInfo> listed_window()
+    {
+        auto listed = TRY(backend().windows()->list_windows());
+        for (auto& w : listed)
+            if (w.window_id == m_window["window_id"].get<std::int64_t>())
+                return w;
+        return nd_core::make_error(nd_core::ErrorCode::window_target_not_found, "the browser's window is not listed");
+    }
+
     std::string m_app_label = "browser";
     // A <select>'s option and the select itself take a headless click (Chromium); Gecko's answer
     // true and do nothing (docs/linux-atspi.md, "Gecko").

@@ -140,13 +140,9 @@ TEST_F(ChromiumActs, NamingTheActionsOfAViewCostsLittle)
     // What naming costs against a cold read: warm reads (and the action names they keep) off.
     if (auto* atspi = dynamic_cast<nd_linux::AtspiTreeReader*>(trees))
         atspi->warm().set_enabled(false);
-    nd_core::WindowInfo window;
-    auto listed = backend().windows()->list_windows();
-    ASSERT_TRUE(listed);
-    for (const auto& w : *listed)
-        if (w.window_id == m_window["window_id"].get<std::int64_t>())
-            window = w;
-    ASSERT_NE(window.window_id, 0);
+    auto listed = listed_window();
+    ASSERT_TRUE(listed) << listed.error().text();
+    const nd_core::WindowInfo window = *listed;
     const nd_core::ReadLimits limits{5000, 200, std::chrono::seconds(10), nd_core::FrameMode::deferred};
     using Clock = std::chrono::steady_clock;
     auto ms = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };

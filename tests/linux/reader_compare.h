@@ -89,12 +89,9 @@ protected:
     void find_window()
     {
         ASSERT_FALSE(m_window.is_null());
-        auto listed = backend().windows()->list_windows();
-        ASSERT_TRUE(listed);
-        for (const auto& w : *listed)
-            if (w.window_id == m_window["window_id"].get<std::int64_t>())
-                m_info = w;
-        ASSERT_NE(m_info.window_id, 0);
+        auto listed = listed_window();
+        ASSERT_TRUE(listed) << listed.error().text();
+        m_info = *listed;
         ASSERT_TRUE(m_warm->read_window(m_info, m_limits));
         std::this_thread::sleep_for(nd_linux::WarmTrees::LISTENER_SETTLE + std::chrono::milliseconds(100));
     }
