@@ -27,6 +27,15 @@ inline bool toolkit_marks_only_visible(std::string_view toolkit) { return toolki
 // ChildCount, GetChildAtIndex and its item cache give (WalkOptions::children_by_index).
 inline bool toolkit_children_by_index(std::string_view toolkit) { return toolkit == "GTK"; }
 
+// The web engines keep the pages they load after their item cache was made out of it: a cold read
+// of such a window takes the page's outline first (atspi_outline.h).
+inline bool toolkit_outlines_pages(std::string_view toolkit) { return toolkit == "Chromium" || toolkit == "Gecko"; }
+
+// Chromium's GetActions names no action (its localized names are empty; Action.GetName has the
+// names), and objects of one role and action count name their actions alike past the first
+// (WalkOptions::action_count_only, AlikeActionNames).
+inline bool toolkit_names_actions_by_index(std::string_view toolkit) { return toolkit == "Chromium"; }
+
 // GTK 4 answers every GetExtents relative to the surface its object lies on, whichever
 // coordinates are asked for (it cannot know where it is on the screen): a read moves its frames to
 // the screen (place_on_screen).

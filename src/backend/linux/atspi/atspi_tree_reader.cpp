@@ -165,7 +165,7 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     options.positional_item_views = toolkit == "Qt" || toolkit == "QT" || java;
     options.positional_label_panels = java;
     options.children_by_index = toolkit_children_by_index(toolkit);
-    options.action_count_only = toolkit == "Chromium";
+    options.action_count_only = toolkit_names_actions_by_index(toolkit);
     options.deferred_frames = limits.frames == nd_core::FrameMode::deferred;
     // What is visible may still be on a hidden page: each visible object's place decides
     // (to_screen), so none is left for later.
@@ -207,7 +207,7 @@ bool AtspiTreeReader::wants_outline(const LocatedWindow& located, const std::str
     // later (docs/linux-atspi.md, "GetItems and the walk"): a window whose cache holds the page it
     // shows is read from the cache, one whose cache lacks it (or holds only pages it no longer
     // shows) takes the outline.
-    if (!m_outlines || (toolkit != "Chromium" && toolkit != "Gecko") || m_no_outline.count(located.app.bus) ||
+    if (!m_outlines || !toolkit_outlines_pages(toolkit) || m_no_outline.count(located.app.bus) ||
         m_outline_too_big.count(located.top.ref.key()))
         return false;
     return !(located.cache && located.cache->holds_below(located.top.ref, ATSPI_ROLE_DOCUMENT_WEB, ATSPI_STATE_SHOWING));
@@ -242,7 +242,7 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
 {
     AtspiBatch batch(m_bus, deadline_in(deadline));
     const auto* toolkit = known_toolkit(elements);
-    const bool chromium = toolkit && *toolkit == "Chromium";
+    const bool by_index = toolkit && toolkit_names_actions_by_index(*toolkit);
     AlikeActionNames alike;
     for (auto index : indices) {
         if (index < 0 || static_cast<std::size_t>(index) >= elements.size())
@@ -260,7 +260,7 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
             continue;
         }
         if (action_names && e.action_names_pending())
-            m_action_name_calls += chromium ? alike.add(batch, *ref, e) : name_actions(batch, *ref, e);
+            m_action_name_calls += by_index ? alike.add(batch, *ref, e) : name_actions(batch, *ref, e);
         // Objects that are not showing report no real place (the walk's rule too).
         if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
             continue;
