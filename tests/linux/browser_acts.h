@@ -32,6 +32,30 @@ inline std::vector<std::string> chromium_argv(const std::string& profile, const 
         "--password-store=basic", "--user-data-dir=" + profile, "--window-size=" + size, url};
 }
 
+// Firefox ESR on `url` with `profile`, alone (no other instance, none reused).
+inline std::vector<std::string> firefox_argv(const std::string& profile, const std::string& url,
+                                             const std::string& width = "1000", const std::string& height = "800")
+{
+    return {"firefox-esr", "--profile", profile, "--no-remote", "--new-instance", "--width", width, "--height", height, url};
+}
+
+// A profile that shows no first-run, default-browser or telemetry page: the test's page is the only tab.
+inline void write_firefox_prefs(const std::string& profile)
+{
+    std::ofstream prefs(profile + "/user.js");
+    for (const char* pref : {"\"browser.shell.checkDefaultBrowser\", false",
+             "\"browser.startup.homepage_override.mstone\", \"ignore\"",
+             "\"startup.homepage_welcome_url\", \"\"", "\"browser.aboutwelcome.enabled\", false",
+             "\"datareporting.policy.dataSubmissionEnabled\", false",
+             "\"toolkit.telemetry.reportingpolicy.firstRun\", false",
+             "\"browser.newtabpage.enabled\", false", "\"browser.startup.page\", 0",
+             "\"app.update.enabled\", false", "\"extensions.update.enabled\", false",
+             "\"browser.tabs.warnOnClose\", false", "\"browser.sessionstore.resume_from_crash\", false"})
+        prefs << "user_pref(" << pref << ");\n";
+}
+
+inline std::vector<std::string> firefox_env() { return {"GNOME_ACCESSIBILITY=1", "MOZ_CRASHREPORTER_DISABLE=1"}; }
+
 class BrowserActs : public LinuxToolTest {
 protected:
     // Firefox ESR on `page`, with a profile that shows no first-run, default-browser or telemetry
@@ -41,23 +65,9 @@ protected:
     {
         open_browser("firefox-esr", page, min_elements,
             [width, height](const std::string& profile, const std::string& url) {
-                return std::vector<std::string>{"firefox-esr", "--profile", profile, "--no-remote", "--new-instance",
-                    "--width", width, "--height", height, url};
+                return firefox_argv(profile, url, width, height);
             },
-            [](const std::string& profile) {
-                // No first-run, default-browser or telemetry pages: the test's page is the only tab.
-                std::ofstream prefs(profile + "/user.js");
-                for (const char* pref : {"\"browser.shell.checkDefaultBrowser\", false",
-                         "\"browser.startup.homepage_override.mstone\", \"ignore\"",
-                         "\"startup.homepage_welcome_url\", \"\"", "\"browser.aboutwelcome.enabled\", false",
-                         "\"datareporting.policy.dataSubmissionEnabled\", false",
-                         "\"toolkit.telemetry.reportingpolicy.firstRun\", false",
-                         "\"browser.newtabpage.enabled\", false", "\"browser.startup.page\", 0",
-                         "\"app.update.enabled\", false", "\"extensions.update.enabled\", false",
-                         "\"browser.tabs.warnOnClose\", false", "\"browser.sessionstore.resume_from_crash\", false"})
-                    prefs << "user_pref(" << pref << ");\n";
-            },
-            {"GNOME_ACCESSIBILITY=1", "MOZ_CRASHREPORTER_DISABLE=1"});
+            write_firefox_prefs, firefox_env());
     }
 
     // Chromium on `page` (the chat page wants a larger window than the controls).

@@ -172,9 +172,19 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
         m_entries.erase(window_id);
         return;
     }
-    if (never_warm) {
+    // Nor does Gecko announce a page's first layout: it builds the page's tree first, its document
+    // shows with no place on screen and its objects read not showing, and when the layout comes
+    // they change with no event. Such a read is not kept: the next is cold, until the page is laid out.
+    const bool unlaid = !never_warm && document_not_laid_out(e.tree.elements);
+    if (never_warm || unlaid) {
         // Children without an object of their own keep their frames to the views (deferred).
         tree = std::move(e.tree);
+        if (unlaid) {
+            m_entries.erase(window_id);
+            if (m_trace)
+                std::fprintf(stderr, "nish warm read: window %lld not kept: a document is not laid out yet\n",
+                             static_cast<long long>(window_id));
+        }
         return;
     }
     // Every frame a view reads is in: none is left for later.
@@ -262,6 +272,9 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
                      static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
                      static_cast<long long>(m_stats.check_us), m_stats.checked, m_stats.framed,
                      static_cast<long long>(m_stats.frames_us));
+    // A part walked again may hold a page not laid out yet (a link followed): this read is its
+    // last warm one (as for a cold read, remember()).
+    const bool unlaid = document_not_laid_out(e.tree.elements);
     if (changed || !moved.empty())
         new_version(e);
     else if (limits.held_version == e.version) {
@@ -269,9 +282,23 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         same.version = e.version;
         same.unchanged = true;
         same.truncated = e.tree.truncated;
+        if (unlaid)
+            m_entries.erase(window_id);
         return same;
     }
+    if (unlaid) {
+        nd_core::RawTree out = std::move(e.tree);
+        m_entries.erase(window_id);
+        return out;
+    }
     return e.tree;
+}
+
+bool document_not_laid_out(const std::vector<nd_core::Element>& elements)
+{
+    return std::any_of(elements.begin(), elements.end(), [](const nd_core::Element& x) {
+        return (x.role == "document_web" || x.role == "document_frame") && x.is(nd_core::STATE_SHOWING) && !x.has_frame;
+    });
 }
 
 bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)

@@ -233,6 +233,9 @@ void splice_subtree(std::vector<nd_core::Element>& elements, std::int32_t at, st
 // GTK3's cold reads order children as its item cache does, and its GetChildren otherwise: a part
 // walked again would come out in another order. An app whose toolkit did not say is taken for one.
 bool order_from_cache(const ColdRead&);
+// A web document that shows with no place on screen: Gecko has built the page's tree and not laid
+// it out yet, and will mark its objects showing with no event. A read that holds one is not kept.
+bool document_not_laid_out(const std::vector<nd_core::Element>&);
 // GTK3: its structure is compared in any order (its Collection too orders otherwise than its cache).
 bool any_order(const ColdRead&);
 // The outermost of `rows` as [row, end of its subtree), in order: a row inside another's subtree
