@@ -201,6 +201,37 @@ TEST_F(AtspiMessageTest, AnOutlineGivesEachObjectItsChildrenInTheAppsOrderAndIts
     EXPECT_EQ(b->interfaces & IF_ACTION, 0u);
 }
 
+// An outline of action counts (the item cache gives the rest): each object's reference and its
+// Action.NActions alone; the walk takes nothing else from it.
+TEST_F(AtspiMessageTest, AnOutlineOfActionCountsCountsEachObjectsActions)
+{
+    auto* m = message([](sd_bus_message* m) {
+        ASSERT_GE(sd_bus_message_open_container(m, 'a', "((so)a{sv})"), 0);
+        for (auto [path, actions] : {std::pair{"/w", -1}, {"/doc", 2}, {"/button", 8}, {"/text", 1}}) {
+            ASSERT_GE(sd_bus_message_open_container(m, 'r', "(so)a{sv}"), 0);
+            ASSERT_GE(sd_bus_message_append(m, "(so)", ":1.7", path), 0);
+            ASSERT_GE(sd_bus_message_open_container(m, 'a', "{sv}"), 0);
+            if (actions >= 0)
+                ASSERT_GE(sd_bus_message_append(m, "{sv}", "Action.NActions", "i", actions), 0);
+            ASSERT_GE(sd_bus_message_close_container(m), 0);
+            ASSERT_GE(sd_bus_message_close_container(m), 0);
+        }
+        ASSERT_GE(sd_bus_message_close_container(m), 0);
+    });
+    Outline outline;
+    ASSERT_TRUE(outline.parse(m, WINDOW, OutlineKind::action_counts));
+    EXPECT_EQ(outline.kind(), OutlineKind::action_counts);
+    EXPECT_EQ(outline.size(), 4u);
+    EXPECT_EQ(outline.find(WINDOW)->actions, -1);
+    EXPECT_EQ(outline.find(WINDOW)->interfaces & IF_ACTION, 0u);
+    const auto* button = outline.find({":1.7", "/button"});
+    ASSERT_NE(button, nullptr);
+    EXPECT_EQ(button->actions, 8);
+    EXPECT_EQ(button->interfaces & IF_ACTION, IF_ACTION);
+    EXPECT_TRUE(button->props.name.empty());
+    EXPECT_TRUE(outline.find(WINDOW)->children.empty()); // no Parent asked: no children known
+}
+
 TEST_F(AtspiMessageTest, AnOutlineLeavesOutWhatItCannotPlaceAndTheWalkAsksForIt)
 {
     // A list that manages its descendants counts 2^31-1 children and lists none; an object listed

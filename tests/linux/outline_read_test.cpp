@@ -7,6 +7,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/linux_backend.h"
 
 namespace {
 
@@ -60,6 +61,93 @@ TEST_F(WarmReads, ChromiumActionNamesAskedOncePerRoleAreEachRowsOwn)
     EXPECT_EQ(differ, 0u);
     std::printf("chat page: %zu action names asked for %zu actions of %zu rows\n", asked, actions, rows.size());
     EXPECT_LT(asked * 3, actions * 2) << "the names past the first are asked once per role";
+}
+
+// A page that was open when the browser's item cache was made (a browser a person used before any
+// assistive client came) is read from the cache, and Chromium's action counts, which the cache
+// lacks and GetActions would give one object a call, come in one outline of Action.NActions alone:
+// the same read as a walk of the page, in fewer calls. Nothing of this process touches the
+// accessibility bus until the page is loaded (a listener of ours would have the browser make its
+// cache at its start, without the page): the window is found through X first.
+TEST(ChromiumItemCache, APageInTheCacheCountsItsActionsInOneOutlineAsItsWalkDoes)
+{
+    NISH_REQUIRE_DESKTOP();
+    if (std::system("command -v chromium >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "chromium is not installed";
+    std::string profile = (std::filesystem::temp_directory_path() / "nish-chromium-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(profile.data()), nullptr);
+    const auto page = std::filesystem::absolute(std::string(NISH_SOURCE_DIR) + "/fixtures/web/chat.html");
+    {
+        nd_test::OwnedApp chromium(nd_test::chromium_argv(profile, "file://" + page.string(), "1200,900"));
+        ASSERT_GT(chromium.pid(), 0) << chromium.error();
+        std::int64_t window_id = 0;
+        ASSERT_TRUE(nd_test::wait_until(
+            [&] {
+                window_id = std::atoll(nd_test::command_output("xdotool search --onlyvisible --pid " +
+                                                               std::to_string(chromium.pid()) +
+                                                               " --name 'Chat fixture' 2>/dev/null | head -n 1")
+                                           .c_str());
+                return window_id != 0;
+            },
+            std::chrono::seconds(40)))
+            << "Chromium showed no window of the page";
+        std::this_thread::sleep_for(std::chrono::seconds(3)); // the page's tree, before anyone asks
+
+        auto backend = nd_linux::LinuxBackend::open();
+        ASSERT_TRUE(backend) << backend.error().text();
+        auto bus = nd_linux::AtspiBus::open();
+        ASSERT_TRUE(bus) << bus.error().text();
+        nd_core::WindowInfo window;
+        ASSERT_TRUE(nd_test::wait_until(
+            [&] {
+                auto listed = (*backend)->windows()->list_windows();
+                for (const auto& w : listed ? *listed : std::vector<nd_core::WindowInfo>{})
+                    if (w.window_id == window_id)
+                        window = w;
+                return window.window_id == window_id;
+            },
+            std::chrono::seconds(10)));
+        auto read = [&](nd_linux::AtspiTreeReader& reader) -> nd_core::Result<nd_core::RawTree> {
+            auto tree = TRY(reader.read_window(window, nd_test::LIMITS));
+            std::vector<std::int32_t> rows(tree.elements.size());
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                rows[i] = static_cast<std::int32_t>(i);
+            TRY_VOID(reader.read_frames(window, tree.elements, rows, nd_test::LIMITS.deadline, false));
+            return tree;
+        };
+        std::string diff = "never read";
+        for (int attempt = 0; attempt < 5 && !diff.empty(); ++attempt) {
+            // Chromium makes its cache when it learns of our listener (the bus's), a moment after;
+            // a reader that found none would not ask again (as of an app without one).
+            nd_linux::AtspiTreeReader cached(**bus);
+            cached.warm().set_enabled(false);
+            nd_linux::AtspiTreeReader walked(**bus);
+            walked.warm().set_enabled(false);
+            walked.set_outlines(false);
+            auto through_cache = read(cached);
+            ASSERT_TRUE(through_cache) << through_cache.error().message;
+            const auto last = cached.last_read();
+            if (last.from_cache < through_cache->elements.size() * 9 / 10 && attempt < 4) {
+                std::this_thread::sleep_for(std::chrono::seconds(1));
+                continue;
+            }
+            auto walk = read(walked);
+            ASSERT_TRUE(walk) << walk.error().message;
+            ASSERT_GE(last.from_cache, through_cache->elements.size() * 9 / 10)
+                << "the item cache did not hold the page: " << last.from_cache << " of " << through_cache->elements.size();
+            EXPECT_GE(last.outlined, through_cache->elements.size()) << "the action counts came in no outline";
+            EXPECT_LT(last.calls * 2, walked.last_read().calls)
+                << "GetActions were asked: " << last.calls << " calls against " << walked.last_read().calls;
+            std::printf("chat.html from the item cache: %zu elements, %zu calls with an outline of action counts "
+                        "(%zu objects), %zu without\n",
+                        through_cache->elements.size(), last.calls, last.outlined, walked.last_read().calls);
+            // A page may change between two reads (a late image): only a difference that stays fails.
+            diff = nd_test::difference(*through_cache, *walk);
+        }
+        EXPECT_EQ(diff, "") << "the read with an outline of action counts differs from the walk";
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(profile, ec);
 }
 
 // The budget cuts an outlined page where it cuts a walked one: its first 5,000 objects breadth-first.

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <span>
 
 namespace nd_linux {
 
@@ -17,6 +18,7 @@ constexpr const char* OBJECT_SIGNATURE = "((so)a{sv})"; // an array's element
 constexpr const char* OBJECT_FIELDS = "(so)a{sv}";      // inside one element
 constexpr const char* PROPERTIES[] = {"Name",           "Description",         "ChildCount",          "Parent",
                                       "Action.NActions", "Text.CharacterCount", "Table.NRows", "Component.ScreenExtents"};
+constexpr const char* ACTION_COUNT[] = {"Action.NActions"};
 
 // One object's properties (a{sv}): those above; any other is skipped.
 int read_properties(sd_bus_message* m, OutlineItem& item, ObjectRef& parent)
@@ -47,9 +49,10 @@ int read_properties(sd_bus_message* m, OutlineItem& item, ObjectRef& parent)
 
 } // namespace
 
-bool Outline::parse(sd_bus_message* reply, const ObjectRef& root)
+bool Outline::parse(sd_bus_message* reply, const ObjectRef& root, OutlineKind kind)
 {
     m_items.clear();
+    m_kind = kind;
     if (read(reply, root))
         return true;
     m_items.clear(); // all or nothing
@@ -99,17 +102,19 @@ const OutlineItem* Outline::find(const ObjectRef& ref) const
     return it == m_items.end() ? nullptr : &it->second;
 }
 
-nd_core::Result<OutlineAnswer> read_outline(AtspiBus& bus, const ObjectRef& root, Deadline deadline)
+nd_core::Result<OutlineAnswer> read_outline(AtspiBus& bus, const ObjectRef& root, Deadline deadline, OutlineKind kind)
 {
     OutlineAnswer out;
     auto outline = std::make_shared<Outline>();
     AtspiBatch batch(bus, deadline);
     batch.add({root.bus, root.path, IFACE_COLLECTION, "GetTree"},
-              [](sd_bus_message* m) {
+              [kind](sd_bus_message* m) {
                   int r = append_match_rule(m, {});
                   if (r >= 0)
                       r = sd_bus_message_open_container(m, SD_BUS_TYPE_ARRAY, "s");
-                  for (const char* p : PROPERTIES)
+                  const std::span<const char* const> asked =
+                      kind == OutlineKind::whole ? std::span<const char* const>(PROPERTIES) : ACTION_COUNT;
+                  for (const char* p : asked)
                       if (r >= 0)
                           r = sd_bus_message_append_basic(m, 's', p);
                   if (r >= 0)
@@ -118,7 +123,7 @@ nd_core::Result<OutlineAnswer> read_outline(AtspiBus& bus, const ObjectRef& root
               },
               [&](const Reply& reply) {
                   if (reply.ok()) {
-                      if (outline->parse(reply.message, root))
+                      if (outline->parse(reply.message, root, kind))
                           out.outline = outline;
                       return;
                   }

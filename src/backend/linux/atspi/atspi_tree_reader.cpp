@@ -175,8 +175,8 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     }
     TreeWalk walk(m_bus, limits, deadline, located.cache, options);
     m_last.outlined = 0;
-    if (wants_outline(located, toolkit)) {
-        auto outline = TRY(outline_of(located, limits, deadline));
+    if (const auto kind = wants_outline(located, toolkit)) {
+        auto outline = TRY(outline_of(located, limits, deadline, *kind));
         m_last.outlined = outline ? outline->size() : 0;
         walk.use_outline(std::move(outline));
     }
@@ -201,23 +201,29 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
     return tree;
 }
 
-bool AtspiTreeReader::wants_outline(const LocatedWindow& located, const std::string& toolkit) const
+std::optional<OutlineKind> AtspiTreeReader::wants_outline(const LocatedWindow& located,
+                                                          const std::string& toolkit) const
 {
     // A web engine's item cache holds the pages that were open when it was made, and none loaded
     // later (docs/linux-atspi.md, "GetItems and the walk"): a window whose cache holds the page it
     // shows is read from the cache, one whose cache lacks it (or holds only pages it no longer
-    // shows) takes the outline.
+    // shows) takes the outline. Read from the cache, a toolkit that counts its actions (Chromium)
+    // still takes their counts in one outline rather than a GetActions call an object.
     if (!m_outlines || !toolkit_outlines_pages(toolkit) || m_no_outline.count(located.app.bus) ||
         m_outline_too_big.count(located.top.ref.key()))
-        return false;
-    return !(located.cache && located.cache->holds_below(located.top.ref, ATSPI_ROLE_DOCUMENT_WEB, ATSPI_STATE_SHOWING));
+        return std::nullopt;
+    if (!(located.cache && located.cache->holds_below(located.top.ref, ATSPI_ROLE_DOCUMENT_WEB, ATSPI_STATE_SHOWING)))
+        return OutlineKind::whole;
+    if (toolkit_names_actions_by_index(toolkit))
+        return OutlineKind::action_counts;
+    return std::nullopt;
 }
 
 nd_core::Result<std::shared_ptr<const Outline>> AtspiTreeReader::outline_of(const LocatedWindow& located,
                                                                              const nd_core::ReadLimits& limits,
-                                                                             Deadline deadline)
+                                                                             Deadline deadline, OutlineKind kind)
 {
-    auto asked = read_outline(m_bus, located.top.ref, deadline);
+    auto asked = read_outline(m_bus, located.top.ref, deadline, kind);
     if (!asked) {
         // An outline the app could not give within the read's deadline (a page of hundreds of
         // thousands of objects) fails this read as a walk past its deadline would; the window is

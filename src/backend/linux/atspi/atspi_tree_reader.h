@@ -89,9 +89,12 @@ private:
     bool m_outlines = true;
     std::unordered_set<std::string> m_no_outline;
     std::unordered_set<std::string> m_outline_too_big;
-    bool wants_outline(const LocatedWindow&, const std::string& toolkit) const;
+    // Which outline a walk of `located` takes, if any: a whole one where the item cache lacks the
+    // page, one of action counts where the cache holds it and the toolkit counts its actions.
+    std::optional<OutlineKind> wants_outline(const LocatedWindow&, const std::string& toolkit) const;
     // The outline for a walk of `located`, or null; remembers apps and windows not to ask again.
-    nd_core::Result<std::shared_ptr<const Outline>> outline_of(const LocatedWindow&, const nd_core::ReadLimits&, Deadline);
+    nd_core::Result<std::shared_ptr<const Outline>> outline_of(const LocatedWindow&, const nd_core::ReadLimits&, Deadline,
+                                                               OutlineKind);
     LastRead m_last;
     std::size_t m_action_name_calls = 0;
     WalkOptions m_last_options;   // how the last cold walk ran, for the warm reads after it

@@ -94,8 +94,9 @@ void TreeWalk::start_now(int index)
     Node& n = *m_nodes[static_cast<std::size_t>(index)];
     const CachedItem* item = m_cache ? m_cache->find(n.ref) : nullptr;
     if (item == nullptr) {
-        // The outline gives what GetAll would: name, description and child count.
-        if (const OutlineItem* line = m_outline ? m_outline->find(n.ref) : nullptr) {
+        // A whole outline gives what GetAll would: name, description and child count.
+        if (const OutlineItem* line =
+                m_outline && m_outline->kind() == OutlineKind::whole ? m_outline->find(n.ref) : nullptr) {
             ++m_stats.from_outline;
             n.outlined = line;
             n.props = line->props;
@@ -201,8 +202,13 @@ void TreeWalk::facts_arrived(int index)
             if (r.ok() && read_attribute(r.message, "level", level) >= 0)
                 m_nodes[static_cast<std::size_t>(index)]->level = heading_level(level);
         });
-    if ((n.interfaces & IF_ACTION) && n.outlined && m_options.action_count_only)
-        n.actions.assign(static_cast<std::size_t>(std::clamp(n.outlined->actions, 0, MAX_ACTIONS)), std::string());
+    // Where actions are counted, not named (Chromium), an outline's count stands for GetActions,
+    // for a node of the item cache too (whole or of action counts alone).
+    const OutlineItem* counted = (n.interfaces & IF_ACTION) && m_options.action_count_only && m_outline
+                                     ? (n.outlined ? n.outlined : m_outline->find(n.ref))
+                                     : nullptr;
+    if (counted && (counted->interfaces & IF_ACTION))
+        n.actions.assign(static_cast<std::size_t>(std::clamp(counted->actions, 0, MAX_ACTIONS)), std::string());
     else if (n.interfaces & IF_ACTION)
         m_batch.add({n.ref.bus, n.ref.path, IFACE_ACTION, "GetActions"}, {}, [this, index](const Reply& r) {
             if (r.ok())
