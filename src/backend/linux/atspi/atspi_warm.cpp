@@ -229,6 +229,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     const AppChanges changes = std::exchange(e.pending, {});
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
+    m_stats.restated = 0;
     m_stats.differed = 0;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
@@ -266,11 +267,12 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     if (m_trace)
         std::fprintf(stderr,
                      "nish warm read: window %lld warm: ping %lld us, events %lld us (%zu subtrees walked, %zu "
-                     "objects asked), structure check and frames %lld us (%zu parents, %zu frames), after them %lld us\n",
+                     "objects asked), structure check and frames %lld us (%zu parents, %zu frames), after them %lld us "
+                     "(%zu states asked after a scroll)\n",
                      static_cast<long long>(window_id), static_cast<long long>(m_stats.sync_us),
                      static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
                      static_cast<long long>(m_stats.check_us), m_stats.checked, m_stats.framed,
-                     static_cast<long long>(m_stats.frames_us));
+                     static_cast<long long>(m_stats.frames_us), m_stats.restated);
     // A part walked again may hold a page not laid out yet (a link followed): this read is its
     // last warm one (as for a cold read, remember()).
     const bool unlaid = document_not_laid_out(e.tree.elements);

@@ -12,9 +12,10 @@
 // returns (the root's, secure fields' and the showing rows'). A showing row whose place moved
 // relative to the window without an event is read again, with the hidden rows beside and below
 // it (whether a row shows follows its place: Chromium announces no scroll, GTK3 no widget
-// scrolled out of its viewport). Whenever that cannot be trusted it declines and the caller reads
-// cold: the app may not know of the listeners yet, its record overflowed, more than a few rows
-// moved (a scroll, which may bring rows never placed into view), the window holds a container that
+// scrolled out of its viewport); many rows that moved are a scroll, after which every row's states
+// are asked again (follow_scroll). Whenever that cannot be trusted it declines and the caller reads
+// cold: the app may not know of the listeners yet, its record overflowed, a scroll where rows show
+// by their place (GTK 4) or are keyed by it (Qt's item views), the window holds a container that
 // manages its descendants (its visible part follows scrolling), a window of it came or went, a
 // changed object is not in a read the budget cut, the bus was replaced, or the window was not read
 // for a minute.
@@ -52,6 +53,7 @@ struct WarmStats {
     std::size_t differed = 0;     // of those, objects whose facts were not the ones kept
     std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
     std::size_t framed = 0;       // frames the last warm read asked afresh
+    std::size_t restated = 0;     // rows whose states the last warm read asked after a scroll
     // Where the last warm read's time went, in microseconds: the ping, applying the events, the
     // structure check and the frames (one batch), what followed them (the second asks of the
     // check, parts walked again, moved rows read again).
@@ -66,6 +68,7 @@ public:
     static constexpr int MAX_ANCESTRY = 64;
     static constexpr std::size_t MAX_MOVED = 16;     // rows that changed place, read again; more is a scroll
     static constexpr std::size_t MAX_REREAD = 256;   // those and the hidden rows beside them, read again
+    static constexpr std::size_t MAX_SCROLLED = 6000; // rows whose states a read asks after a scroll
     static constexpr std::size_t MAX_HELD_FOCUS = 8; // rows that read focused, asked again on every read
     static constexpr std::size_t MAX_UNSETTLED_PAGES = 8; // pages on screen that read without text, the same
     static constexpr auto MAX_IDLE = std::chrono::seconds(60);
@@ -183,9 +186,17 @@ private:
     void add_frame_asks(Entry&, FrameAsks&, AtspiBatch&);
     void take_frames(Entry&, const FrameAsks&, std::vector<std::int32_t>* moved, bool* changed);
     // Reads the rows that moved again (whether they show follows their place), and the hidden rows
-    // beside and below them (which may have come into view); many moved rows are a scroll, which
-    // may have brought rows never placed into view: then the read is cold.
+    // beside and below them (which may have come into view). Many moved rows are a scroll, which
+    // may have brought any row into view or out of it: follow_scroll.
     bool reread_moved(Entry&, const std::vector<std::int32_t>& moved, Deadline);
+    // After a scroll: asks every row's states (one GetState each, about a fifth of what a cold read
+    // asks of Chromium); a row whose showing alone changed takes its new states, one whose other
+    // states changed too is read again (refetch), and `rows` lists both. Toolkits whose rows show
+    // by their place (GTK 4) and reads that place hidden rows are read cold.
+    bool follow_scroll(Entry&, std::size_t moved, Deadline, std::vector<std::int32_t>& rows);
+    // Rows whose showing may have changed: one that no longer shows loses its frame (a secure
+    // field keeps it, as a cold read asks it whatever it says), one that shows now is placed.
+    bool place_rows(Entry&, const std::vector<std::int32_t>& rows, Deadline);
     // Outside documents (whose engines announce every change), toolkits leave some changes
     // unannounced (Chromium's own UI): each such parent's children are compared with the app's,
     // and what differs is read again. In two steps, so that its calls share a batch with others:

@@ -5,6 +5,7 @@
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_names.h"
+#include "backend/linux/atspi/atspi_roles.h"
 
 namespace nd_linux {
 
@@ -86,10 +87,12 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
 
 bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, Deadline deadline)
 {
-    // A scroll moves every row of what scrolled; rows that were off screen may now show, and their
-    // places were never known: read the window cold.
-    if (moved.size() > MAX_MOVED)
-        return fail(std::to_string(moved.size()) + " elements changed place without an event (a scroll)");
+    std::vector<std::int32_t> rows;
+    if (moved.size() > MAX_MOVED) {
+        if (!follow_scroll(e, moved.size(), deadline, rows))
+            return false;
+        return place_rows(e, rows, deadline);
+    }
     auto& el = e.tree.elements;
     // What moved may have brought rows into view that did not show (a short scroll of a small
     // pane moves a few rows): the rows beside and below the moved ones that did not show are read
@@ -105,7 +108,6 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
             if (!el[static_cast<std::size_t>(at)].is(nd_core::STATE_SHOWING))
                 take[static_cast<std::size_t>(at)] = 1;
     }
-    std::vector<std::int32_t> rows;
     for (std::size_t i = 0; i < take.size(); ++i)
         if (take[i])
             rows.push_back(static_cast<std::int32_t>(i));
@@ -117,12 +119,70 @@ bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, D
     if (!refetch(e, rows, deadline, &inside))
         return false;
     rows.insert(rows.end(), inside.begin(), inside.end());
-    // The moved rows' frames were read above; a row that no longer shows has none, and one that
-    // shows now is placed.
+    return place_rows(e, rows, deadline);
+}
+
+bool WarmTrees::follow_scroll(Entry& e, std::size_t moved, Deadline deadline, std::vector<std::int32_t>& rows)
+{
+    const auto scroll = std::to_string(moved) + " elements changed place without an event (a scroll)";
+    auto& el = e.tree.elements;
+    if (e.cold.visible_means_showing || e.cold.options.hidden_extents || el.size() > MAX_SCROLLED)
+        return fail(scroll);
+    std::vector<ObjectRef> refs;
+    refs.reserve(el.size());
+    for (const auto& x : el) {
+        auto ref = parse_key(x.key);
+        if (!ref) // a row keyed by its place (Qt's and Java's item views): read cold
+            return fail(scroll + " in a view whose rows have no object of their own");
+        refs.push_back(std::move(*ref));
+    }
+    std::vector<std::optional<AtspiStates>> now(el.size());
+    {
+        AtspiBatch batch(m_bus, deadline);
+        for (std::size_t i = 0; i < el.size(); ++i)
+            batch.add({refs[i].bus, refs[i].path, IFACE_ACCESSIBLE, "GetState"}, {}, [&now, i](const Reply& r) {
+                AtspiStates states;
+                if (r.ok() && read_states(r.message, states) >= 0)
+                    now[i] = states;
+            });
+        if (!batch.run())
+            return fail(scroll + ", and its rows' states could not be read");
+    }
+    m_stats.restated = el.size();
+    // Whether a row shows is all a scroll changes of it; a row whose states changed otherwise too
+    // (or a document viewer's page, whose text is read once it shows) is read again whole.
+    constexpr auto BY_PLACE = nd_core::STATE_SHOWING | nd_core::STATE_HIDDEN;
+    std::vector<std::int32_t> again;
+    for (std::size_t i = 0; i < el.size(); ++i) {
+        auto& x = el[i];
+        if (!now[i] || now[i]->has(ATSPI_STATE_DEFUNCT))
+            return fail(scroll + ", and a row went away");
+        const auto role = atspi_role_from_name(x.role).value_or(0u);
+        const auto states = map_states(role, *now[i]) | (x.states & nd_core::STATE_SECURE);
+        if (states == x.states)
+            continue;
+        rows.push_back(static_cast<std::int32_t>(i));
+        if (((states ^ x.states) & ~BY_PLACE) == 0 && x.role != "page")
+            x.states = states;
+        else
+            again.push_back(static_cast<std::int32_t>(i));
+    }
+    if (again.size() > MAX_REREAD)
+        return fail(scroll + ", and " + std::to_string(again.size()) + " rows changed more than their place");
+    std::vector<std::int32_t> inside;
+    if (!again.empty() && !refetch(e, again, deadline, &inside))
+        return false;
+    rows.insert(rows.end(), inside.begin(), inside.end());
+    return true;
+}
+
+bool WarmTrees::place_rows(Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline)
+{
+    auto& el = e.tree.elements;
     std::vector<std::int32_t> placed;
     for (auto row : rows) {
         auto& x = el[static_cast<std::size_t>(row)];
-        if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING)) {
+        if (!e.cold.options.hidden_extents && !x.is(nd_core::STATE_SHOWING) && !x.secure()) {
             x.has_frame = false;
             x.empty_frame = false;
             x.frame = {};
