@@ -41,16 +41,21 @@ test('a documentation page in Chromium: its outline, a chapter drilled into, a t
         }));
         await call(client, 'start_session', { apps: ['chromium'] });
         // The window, then a skeleton that holds the whole page (Chromium builds its objects on
-        // first contact, and the page's script adds the chapters after load).
+        // first contact, and the page's script adds the chapters after load) and held still for
+        // two reads (the same snapshot: while Chromium lays the new page out, what shows changes,
+        // and a token of the read before answers stale_element_token, as it should).
         let window = null;
         let skeleton = null;
+        let last = null;
         for (let i = 0; i < 150 && !skeleton; i++) {
             if (!window)
                 window = (await call(client, 'list_windows')).data.windows.find((w) => (w.title ?? '').startsWith('Docs fixture'));
             if (window) {
                 const r = await client.callTool({ name: 'get_window_state', arguments: { window_id: window.window_id, skeleton: true } });
-                if (!r.isError && r.structuredContent.elements.some((e) => e.label === 'Chapter 16: Testing'))
-                    skeleton = r.structuredContent;
+                const read = r.isError ? null : r.structuredContent;
+                if (read && read.elements.some((e) => e.label === 'Chapter 16: Testing') && last?.snapshot_id === read.snapshot_id)
+                    skeleton = read;
+                last = read;
             }
             if (!skeleton)
                 await sleep(200);

@@ -196,6 +196,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
                                                 Deadline deadline)
 {
     const auto window_id = window.window_id;
+    m_stats.restated = 0; // of this read, whether warm or not
     if (!m_enabled || window_id == 0)
         return std::nullopt;
     auto it = m_entries.find(window_id);
@@ -229,7 +230,6 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     const AppChanges changes = std::exchange(e.pending, {});
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
-    m_stats.restated = 0;
     m_stats.differed = 0;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
