@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -55,6 +56,23 @@ inline void write_firefox_prefs(const std::string& profile)
 }
 
 inline std::vector<std::string> firefox_env() { return {"GNOME_ACCESSIBILITY=1", "MOZ_CRASHREPORTER_DISABLE=1"}; }
+
+// The X window of `pid` whose title holds `title`, found through X alone (no AT-SPI client asks the
+// app anything): a test of what a browser does before its first assistive client. 0 when none
+// showed within `timeout`.
+inline std::int64_t x_window_titled(pid_t pid, const std::string& title, std::chrono::milliseconds timeout)
+{
+    std::int64_t window_id = 0;
+    wait_until(
+        [&] {
+            window_id = std::atoll(command_output("xdotool search --onlyvisible --pid " + std::to_string(pid) +
+                                                  " --name '" + title + "' 2>/dev/null | head -n 1")
+                                       .c_str());
+            return window_id != 0;
+        },
+        timeout);
+    return window_id;
+}
 
 class BrowserActs : public LinuxToolTest {
 protected:

@@ -25,7 +25,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 // One tools/call; its structured result, or a test failure and null.
 json call(nd_test::McpDriver& driver, int& id, const std::string& tool, const json& args = json::object())
@@ -105,14 +104,7 @@ TEST(GeckoLayout, ADriverBesideAnUnaskedFirefoxAnswersThePageLaidOutOnceItIs)
         // once: the page reads laid out a few seconds after the browser's first client began its
         // session, and the driver's first read is to come before that (a release build's did in
         // every try by hand; an ASan build's comes late, and this test then checks the end alone).
-        std::int64_t window_id = 0;
-        for (const auto until = Clock::now() + 30s; window_id == 0 && Clock::now() < until;) {
-            const auto found = nd_test::command_output("xdotool search --onlyvisible --pid " + std::to_string(firefox.pid()) +
-                                                       " --name 'Chat fixture' 2>/dev/null | head -n 1");
-            window_id = std::atoll(found.c_str());
-            if (window_id == 0)
-                std::this_thread::sleep_for(100ms);
-        }
+        const auto window_id = nd_test::x_window_titled(firefox.pid(), "Chat fixture", 30s);
         ASSERT_NE(window_id, 0) << "Firefox showed no window of the page";
         const json whole = {{"window_id", window_id}, {"max_elements", 5000}, {"max_depth", 200}};
         Driver warm({"NISH_AUDIT_LOG="});

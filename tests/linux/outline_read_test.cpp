@@ -80,17 +80,8 @@ TEST(ChromiumItemCache, APageInTheCacheCountsItsActionsInOneOutlineAsItsWalkDoes
     {
         nd_test::OwnedApp chromium(nd_test::chromium_argv(profile, "file://" + page.string(), "1200,900"));
         ASSERT_GT(chromium.pid(), 0) << chromium.error();
-        std::int64_t window_id = 0;
-        ASSERT_TRUE(nd_test::wait_until(
-            [&] {
-                window_id = std::atoll(nd_test::command_output("xdotool search --onlyvisible --pid " +
-                                                               std::to_string(chromium.pid()) +
-                                                               " --name 'Chat fixture' 2>/dev/null | head -n 1")
-                                           .c_str());
-                return window_id != 0;
-            },
-            std::chrono::seconds(40)))
-            << "Chromium showed no window of the page";
+        const auto window_id = nd_test::x_window_titled(chromium.pid(), "Chat fixture", std::chrono::seconds(40));
+        ASSERT_NE(window_id, 0) << "Chromium showed no window of the page";
         std::this_thread::sleep_for(std::chrono::seconds(3)); // the page's tree, before anyone asks
 
         auto backend = nd_linux::LinuxBackend::open();

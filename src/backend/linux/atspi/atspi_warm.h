@@ -194,6 +194,10 @@ private:
     // states changed too is read again (refetch), and `rows` lists both. Toolkits whose rows show
     // by their place (GTK 4) and reads that place hidden rows are read cold.
     bool follow_scroll(Entry&, std::size_t moved, Deadline, std::vector<std::int32_t>& rows);
+    // Asks each of `rows` its states in one batch (GetState): `out[k]` for rows[k], none for a row
+    // without an object of its own or whose answer is no state set.
+    bool ask_states(const Entry&, const std::vector<std::int32_t>& rows, Deadline,
+                    std::vector<std::optional<AtspiStates>>& out);
     // Rows whose showing may have changed: one that no longer shows loses its frame (a secure
     // field keeps it, as a cold read asks it whatever it says), one that shows now is placed.
     bool place_rows(Entry&, const std::vector<std::int32_t>& rows, Deadline);

@@ -109,25 +109,34 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     return rewalk_all(e, walks, deadline);
 }
 
-bool WarmTrees::keep_focus_lost(const Entry& e, std::vector<std::int32_t>& rows, Deadline deadline)
+bool WarmTrees::ask_states(const Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline,
+                           std::vector<std::optional<AtspiStates>>& out)
 {
     const auto& el = e.tree.elements;
-    std::vector<char> lost(rows.size(), 1); // a row that does not answer is read again, and fails there
+    out.assign(rows.size(), std::nullopt);
     AtspiBatch batch(m_bus, deadline);
     for (std::size_t k = 0; k < rows.size(); ++k) {
         const auto ref = parse_key(el[static_cast<std::size_t>(rows[k])].key);
         if (!ref)
             continue;
-        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetState"}, {}, [&lost, k](const Reply& r) {
+        batch.add({ref->bus, ref->path, IFACE_ACCESSIBLE, "GetState"}, {}, [&out, k](const Reply& r) {
             AtspiStates states;
-            lost[k] = !(r.ok() && read_states(r.message, states) >= 0 && states.has(ATSPI_STATE_FOCUSED));
+            if (r.ok() && read_states(r.message, states) >= 0)
+                out[k] = states;
         });
     }
-    if (!batch.run())
+    return static_cast<bool>(batch.run());
+}
+
+bool WarmTrees::keep_focus_lost(const Entry& e, std::vector<std::int32_t>& rows, Deadline deadline)
+{
+    // A row that does not answer is read again, and fails there.
+    std::vector<std::optional<AtspiStates>> now;
+    if (!ask_states(e, rows, deadline, now))
         return fail("the states of the focused elements could not be read");
     std::size_t kept = 0;
     for (std::size_t k = 0; k < rows.size(); ++k)
-        if (lost[k])
+        if (!(now[k] && now[k]->has(ATSPI_STATE_FOCUSED)))
             rows[kept++] = rows[k];
     rows.resize(kept);
     return true;

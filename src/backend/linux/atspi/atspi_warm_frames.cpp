@@ -128,26 +128,15 @@ bool WarmTrees::follow_scroll(Entry& e, std::size_t moved, Deadline deadline, st
     auto& el = e.tree.elements;
     if (e.cold.visible_means_showing || e.cold.options.hidden_extents || el.size() > MAX_SCROLLED)
         return fail(scroll);
-    std::vector<ObjectRef> refs;
-    refs.reserve(el.size());
-    for (const auto& x : el) {
-        auto ref = parse_key(x.key);
-        if (!ref) // a row keyed by its place (Qt's and Java's item views): read cold
+    std::vector<std::int32_t> all(el.size());
+    for (std::size_t i = 0; i < el.size(); ++i) {
+        if (!is_object_key(el[i].key)) // a row keyed by its place (Qt's and Java's item views): read cold
             return fail(scroll + " in a view whose rows have no object of their own");
-        refs.push_back(std::move(*ref));
+        all[i] = static_cast<std::int32_t>(i);
     }
-    std::vector<std::optional<AtspiStates>> now(el.size());
-    {
-        AtspiBatch batch(m_bus, deadline);
-        for (std::size_t i = 0; i < el.size(); ++i)
-            batch.add({refs[i].bus, refs[i].path, IFACE_ACCESSIBLE, "GetState"}, {}, [&now, i](const Reply& r) {
-                AtspiStates states;
-                if (r.ok() && read_states(r.message, states) >= 0)
-                    now[i] = states;
-            });
-        if (!batch.run())
-            return fail(scroll + ", and its rows' states could not be read");
-    }
+    std::vector<std::optional<AtspiStates>> now;
+    if (!ask_states(e, all, deadline, now))
+        return fail(scroll + ", and its rows' states could not be read");
     m_stats.restated = el.size();
     // Whether a row shows is all a scroll changes of it; a row whose states changed otherwise too
     // (or a document viewer's page, whose text is read once it shows) is read again whole.
