@@ -7,6 +7,7 @@
 #include "browser_acts.h"
 
 #include "backend/linux/atspi/atspi_tree_reader.h"
+#include "backend/linux/x11/x11_paint_watch.h"
 #include "x11_test_support.h"
 
 #include <cstdio>
@@ -60,6 +61,11 @@ protected:
         ASSERT_TRUE(bus) << bus.error().text();
         m_bus = std::move(bus).value();
         m_warm = std::make_unique<nd_linux::AtspiTreeReader>(*m_bus);
+        // As the backend's reader: frames kept where nothing was drawn, so that every warm read
+        // of these tests is held to a cold one with it.
+        auto watch = nd_linux::X11PaintWatch::open("");
+        ASSERT_TRUE(watch) << "no DAMAGE on the test desktop";
+        m_warm->warm().set_paint_watch(std::move(watch));
         m_cold = std::make_unique<nd_linux::AtspiTreeReader>(*m_bus);
         m_cold->warm().set_enabled(false);
     }
@@ -96,7 +102,7 @@ protected:
         std::this_thread::sleep_for(nd_linux::WarmTrees::LISTENER_SETTLE + std::chrono::milliseconds(100));
     }
 
-        // A read of the whole window as a view returns it: with the frames of its showing rows (a cold
+    // A read of the whole window as a view returns it: with the frames of its showing rows (a cold
     // read defers them; a warm one has read them already).
     nd_core::Result<nd_core::RawTree> read(nd_linux::AtspiTreeReader& reader)
     {

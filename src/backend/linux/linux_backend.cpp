@@ -5,6 +5,7 @@
 #include "backend/linux/launch/launch_env.h"
 #include "backend/linux/linux_registry.h"
 #include "backend/linux/x11/x11_input_lease.h"
+#include "backend/linux/x11/x11_paint_watch.h"
 #include "backend/linux/x11/x11_popups.h"
 
 #include <cstdlib>
@@ -35,6 +36,8 @@ nd_core::Result<std::unique_ptr<LinuxBackend>> LinuxBackend::open()
     b->m_clipboard = TRY(X11Clipboard::open(b->m_display->name()));
     b->open_takeover_parts();
     b->m_trees = std::make_unique<AtspiTreeReader>(*b->m_bus);
+    // On a connection of its own: its damage reports are its alone (frames kept, atspi_warm.h).
+    b->m_trees->warm().set_paint_watch(X11PaintWatch::open(b->m_display->name()));
     b->m_finder = std::make_unique<AtspiFinder>(*b->m_bus);
     // GTK 4 places a popover's rows on the popover's own surface (atspi_toolkit.h).
     auto popups = [display = b->m_display.get()](std::int64_t window_id) { return popups_of(*display, window_id); };

@@ -166,6 +166,7 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     e.bus_generation = m_bus.generation();
     // The frames of the showing rows: what the next warm read tells a scroll by. The read returns
     // them too, so that its view does not ask for them again. A walk that deferred none has them.
+    e.frames_at = e.cold_at; // a walk that deferred none asked them as it went
     if (e.cold.options.deferred_frames && !refresh_frames(e, deadline, nullptr)) {
         tree = std::move(e.tree); // the read as it was: its views ask for the frames it lacks
         m_entries.erase(window_id);
@@ -186,6 +187,9 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
         }
         return;
     }
+    // The window is watched from now: a read a while from now may keep these frames.
+    if (m_paint)
+        m_paint->last_change(window_id, deadline);
     // Every frame a view reads is in: none is left for later.
     e.tree.frames_deferred = false;
     new_version(e);
@@ -197,6 +201,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
 {
     const auto window_id = window.window_id;
     m_stats.restated = 0; // of this read, whether warm or not
+    m_stats.frames_kept = false;
     if (!m_enabled || window_id == 0)
         return std::nullopt;
     auto it = m_entries.find(window_id);
@@ -233,6 +238,10 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     m_stats.differed = 0;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
+    // Frames kept: the events changed nothing, and nothing was drawn in the window since its
+    // frames were read a while after its last drawing.
+    const auto frames_asked_at = Clock::now();
+    bool still = m_stats.rewalked == 0 && m_stats.differed == 0 && frames_still(e, window_id, deadline);
     m_stats.apply_us = lap();
     // The structure check and the frames go in one batch: the app answers them one after the
     // other without waiting on the driver between the two. The frames answer for the rows as they
@@ -243,7 +252,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         AtspiBatch batch(m_bus, deadline);
         if (!add_structure_check(e, check, batch))
             return decline(window_id, m_why);
-        add_frame_asks(e, frames, batch);
+        add_frame_asks(e, frames, batch, still ? FRAME_SAMPLES : 0);
         if (!batch.run())
             return decline(window_id, "the structure check and the frames did not finish");
     }
@@ -254,9 +263,16 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     // Walked again (a structural change, announced or found by the check), or facts that differ.
     bool changed = m_stats.rewalked > 0 || m_stats.differed > 0;
     std::vector<std::int32_t> moved;
-    if (m_stats.rewalked == walked_before)
+    // Three ways to the frames: kept (the sample holds), taken from the batch (all were asked),
+    // or asked afresh (a part was walked again, or the sample moved).
+    const bool walked = m_stats.rewalked != walked_before;
+    const bool sampled = still;
+    still = still && !walked && sample_holds(e, frames);
+    m_stats.frames_kept = still;
+    if (!still && !walked && !sampled) {
         take_frames(e, frames, &moved, &changed);
-    else if (!refresh_frames(e, deadline, &moved, &changed))
+        e.frames_at = frames_asked_at;
+    } else if (!still && !refresh_frames(e, deadline, &moved, &changed))
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
@@ -268,11 +284,12 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         std::fprintf(stderr,
                      "nish warm read: window %lld warm: ping %lld us, events %lld us (%zu subtrees walked, %zu "
                      "objects asked), structure check and frames %lld us (%zu parents, %zu frames), after them %lld us "
-                     "(%zu states asked after a scroll)\n",
+                     "(%zu states asked after a scroll)%s\n",
                      static_cast<long long>(window_id), static_cast<long long>(m_stats.sync_us),
                      static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
                      static_cast<long long>(m_stats.check_us), m_stats.checked, m_stats.framed,
-                     static_cast<long long>(m_stats.frames_us), m_stats.restated);
+                     static_cast<long long>(m_stats.frames_us), m_stats.restated,
+                     still ? ", frames kept: nothing drawn" : "");
     // A part walked again may hold a page not laid out yet (a link followed): this read is its
     // last warm one (as for a cold read, remember()).
     const bool unlaid = document_not_laid_out(e.tree.elements);

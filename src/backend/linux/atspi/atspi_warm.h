@@ -20,13 +20,21 @@
 // changed object is not in a read the budget cut, the bus was replaced, or the window was not read
 // for a minute.
 //
+// Frames kept: a read that the events changed nothing of keeps the frames it has, asking only a
+// sample of eight, when the window system says nothing was drawn in the window since they were
+// read and they were read at least PAINT_SETTLE after its last drawing (atspi_paint_watch.h): a
+// scroll or a layout move redraws what shows, and the app's tree follows its drawing within that
+// while (the sample, which a scroll moves, is asked in case it did not).
+//
 // Not seen: a row that was off screen and moves into view while no showing row moves (an
-// animation of that row alone); it shows at the next cold read (MAX_WARM_AGE).
+// animation of that row alone); it shows at the next cold read (MAX_WARM_AGE). Nor, where frames
+// are kept, a showing row that moves while drawing nothing (an empty, transparent one).
 //
 // The reader owns one WarmTrees; nothing here is thread-safe beyond what AtspiEvents guards.
 
 #include "backend/linux/atspi/atspi_batch.h"
 #include "backend/linux/atspi/atspi_events.h"
+#include "backend/linux/atspi/atspi_paint_watch.h"
 #include "backend/linux/atspi/atspi_walker.h"
 
 #include <functional>
@@ -54,6 +62,7 @@ struct WarmStats {
     std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
     std::size_t framed = 0;       // frames the last warm read asked afresh
     std::size_t restated = 0;     // rows whose states the last warm read asked after a scroll
+    bool frames_kept = false;     // the last warm read kept its frames: nothing drawn (PaintWatch)
     // Where the last warm read's time went, in microseconds: the ping, applying the events, the
     // structure check and the frames (one batch), what followed them (the second asks of the
     // check, parts walked again, moved rows read again).
@@ -77,6 +86,11 @@ public:
     // Apps learn of new listeners from the registry's broadcast; after this long, one that has sent
     // nothing has had nothing to send.
     static constexpr auto LISTENER_SETTLE = std::chrono::seconds(1);
+    // Frames read at least this long after a window's last drawing are its frames until it draws
+    // again: the app's tree has caught up with what it drew (Chromium sends its layout's places to
+    // its tree apart from its pixels).
+    static constexpr auto PAINT_SETTLE = std::chrono::seconds(1);
+    static constexpr std::size_t FRAME_SAMPLES = 8; // frames a read that keeps them asks all the same
 
     explicit WarmTrees(AtspiBus&);
     ~WarmTrees();
@@ -103,7 +117,15 @@ public:
     // Keeps `tree` for the warm reads to come, and reads the frames of its showing rows into it
     // (and the kept copy): the places the next warm read tells a scroll by.
     void remember(const nd_core::WindowInfo&, const ColdRead&, nd_core::RawTree& tree, Deadline);
-    void forget(std::int64_t window_id) { m_entries.erase(window_id); }
+    void forget(std::int64_t window_id)
+    {
+        m_entries.erase(window_id);
+        if (m_paint)
+            m_paint->forget(window_id);
+    }
+    // What tells whether anything was drawn in a window (frames kept); none: frames are always
+    // asked.
+    void set_paint_watch(std::unique_ptr<PaintWatch> watch) { m_paint = std::move(watch); }
     std::size_t elements_of(std::int64_t window_id) const
     {
         auto it = m_entries.find(window_id);
@@ -132,6 +154,7 @@ private:
         bool parts_by_parent = false;
         // Its tree's version (RawTree::version): a new one whenever a read changed the tree.
         std::uint64_t version = 0;
+        Clock::time_point frames_at{}; // when the frames it holds were asked (before the asks went)
     };
     void new_version(Entry& e)
     {
@@ -171,6 +194,9 @@ private:
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
     // the window's. `changed` is set when any frame differs from the one kept.
     bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved, bool* changed = nullptr);
+    // Whether the frames `e` holds are the window's still: nothing drawn in it since they were
+    // asked, PAINT_SETTLE or more after its last drawing (the paint watch's word).
+    bool frames_still(const Entry&, std::int64_t window_id, Deadline);
     // refresh_frames in two steps, so that its calls share a batch with others: the asks, then
     // (after the batch ran, and only while the rows are as they were asked) their answers.
     struct FrameAsks {
@@ -183,7 +209,13 @@ private:
         std::vector<Ask> asks;              // filled before the batch runs: it answers into them
         std::vector<std::int32_t> unplaced; // rows with an object that a read leaves without a frame
     };
-    void add_frame_asks(Entry&, FrameAsks&, AtspiBatch&);
+    // With `sample`, asks that many of the frames only (the root's and others spread over the
+    // rows), for sample_holds.
+    void add_frame_asks(Entry&, FrameAsks&, AtspiBatch&, std::size_t sample = 0);
+    // Whether every frame of a sample is the one kept: the app's tree may place rows a while after
+    // it drew them (Chromium: about 300 ms after a scroll's last drawing), and a scroll moves every
+    // row of the scroller.
+    static bool sample_holds(const Entry&, const FrameAsks& sample);
     void take_frames(Entry&, const FrameAsks&, std::vector<std::int32_t>* moved, bool* changed);
     // Reads the rows that moved again (whether they show follows their place), and the hidden rows
     // beside and below them (which may have come into view). Many moved rows are a scroll, which
@@ -230,6 +262,7 @@ private:
     AtspiBus& m_bus;
     std::uint64_t m_versions = 0;
     std::unique_ptr<AtspiEvents> m_events;
+    std::unique_ptr<PaintWatch> m_paint;
     std::uint64_t m_events_generation = 0; // the bus generation m_events listens on
     Clock::time_point m_events_opened{};
     Clock::time_point m_cold_started{};

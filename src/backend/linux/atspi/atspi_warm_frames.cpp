@@ -7,9 +7,11 @@
 #include "backend/linux/atspi/atspi_names.h"
 #include "backend/linux/atspi/atspi_roles.h"
 
+#include <algorithm>
+
 namespace nd_linux {
 
-void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch)
+void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch, std::size_t sample)
 {
     auto& el = e.tree.elements;
     const auto& options = e.cold.options;
@@ -26,6 +28,16 @@ void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch)
         else if (is_object_key(x.key)) // a child without an object of its own keeps what the walk read
             asks.unplaced.push_back(static_cast<std::int32_t>(i));
     }
+    if (sample > 0 && asks.asks.size() > sample) {
+        // The first (the root, where the window is) and others spread evenly over the rows.
+        std::vector<FrameAsks::Ask> some;
+        const auto n = asks.asks.size();
+        for (std::size_t k = 0; k < sample; ++k)
+            some.push_back(asks.asks[k * (n - 1) / (sample - 1)]);
+        asks.asks = std::move(some);
+    }
+    if (sample > 0)
+        asks.unplaced.clear();
     m_stats.framed = asks.asks.size();
     for (auto& ask : asks.asks) {
         const auto ref = parse_key(el[static_cast<std::size_t>(ask.row)].key);
@@ -77,12 +89,31 @@ void WarmTrees::take_frames(Entry& e, const FrameAsks& frames, std::vector<std::
 bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int32_t>* moved, bool* changed)
 {
     FrameAsks asks;
+    const auto asked_at = Clock::now();
     AtspiBatch batch(m_bus, deadline);
     add_frame_asks(e, asks, batch);
     if (!batch.run())
         return false;
     take_frames(e, asks, moved, changed);
+    e.frames_at = asked_at;
     return true;
+}
+
+bool WarmTrees::sample_holds(const Entry& e, const FrameAsks& sample)
+{
+    const auto& el = e.tree.elements;
+    return std::all_of(sample.asks.begin(), sample.asks.end(), [&](const FrameAsks::Ask& ask) {
+        const auto& x = el[static_cast<std::size_t>(ask.row)];
+        return ask.ok == x.has_frame && ask.empty == x.empty_frame && (!ask.ok || ask.frame == x.frame);
+    });
+}
+
+bool WarmTrees::frames_still(const Entry& e, std::int64_t window_id, Deadline deadline)
+{
+    if (!m_paint || e.frames_at == Clock::time_point{})
+        return false;
+    const auto last = m_paint->last_change(window_id, deadline);
+    return last && *last + PAINT_SETTLE <= e.frames_at;
 }
 
 bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, Deadline deadline)
