@@ -1,7 +1,5 @@
 #include "backend/linux/x11/x11_paint_watch.h"
 
-#include "backend/linux/x11/x11_window_place.h"
-
 #include <algorithm>
 
 namespace nd_linux {
@@ -98,38 +96,60 @@ std::optional<xcb_window_t> X11PaintWatch::top_level_of(xcb_window_t window, Dea
     return std::nullopt;
 }
 
+bool X11PaintWatch::others_overlap(const Watched& w, ReplyBatch& batch, const std::vector<PlaceCookies>& cookies,
+                                   bool& overlapped)
+{
+    overlapped = false;
+    for (std::size_t i = 0; i < cookies.size(); ++i) {
+        auto place = take_place(batch, cookies[i]);
+        if (!place)
+            return false;
+        if (!*place || !(*place)->viewable || !(*place)->input_output)
+            continue;
+        // A child of its own draws where the watch does not see; a window above it hides a part.
+        if (i >= w.above || overlap((*place)->frame, w.frame))
+            overlapped = true;
+    }
+    return true;
+}
+
 bool X11PaintWatch::shows_whole(xcb_window_t window, Watched& w, Deadline deadline)
 {
     auto* c = m_x->connection();
     std::vector<xcb_window_t> stack, inside;
-    {
-        ReplyBatch batch(*m_x, deadline);
-        const auto place_cookies = ask_place(batch, *m_x, window);
-        const auto own = batch.add(xcb_query_tree(c, window));
-        const auto all = batch.add(xcb_query_tree(c, m_x->root()));
-        auto place = take_place(batch, place_cookies);
-        auto own_tree = batch.take<xcb_query_tree_reply_t>(own);
-        auto root_tree = batch.take<xcb_query_tree_reply_t>(all);
-        if (!place || !*place || !own_tree || !*own_tree || !root_tree || !*root_tree)
-            return false;
-        // Every report the server sent before these replies is in now.
-        drain();
-        const auto& p = **place;
-        if (!p.viewable)
-            return false;
-        if (!(p.frame == w.frame)) {
-            w.frame = p.frame;
-            return false;
-        }
-        const auto& screen = m_x->screen();
-        if (p.frame.x < 0 || p.frame.y < 0 || p.frame.x + p.frame.w > screen.width_in_pixels ||
-            p.frame.y + p.frame.h > screen.height_in_pixels)
-            return false;
-        const auto* children = xcb_query_tree_children(own_tree->value.get());
-        inside.assign(children, children + xcb_query_tree_children_length(own_tree->value.get()));
-        const auto* tops = xcb_query_tree_children(root_tree->value.get());
-        stack.assign(tops, tops + xcb_query_tree_children_length(root_tree->value.get()));
+    // The windows above it and inside it as the last ask found them are asked in the same round
+    // trip: they rarely change between two reads.
+    const auto guessed = w.others;
+    const auto guessed_above = w.above;
+    ReplyBatch batch(*m_x, deadline);
+    const auto place_cookies = ask_place(batch, *m_x, window);
+    const auto own = batch.add(xcb_query_tree(c, window));
+    const auto all = batch.add(xcb_query_tree(c, m_x->root()));
+    std::vector<PlaceCookies> guessed_cookies;
+    for (auto other : guessed)
+        guessed_cookies.push_back(ask_place(batch, *m_x, other));
+    auto place = take_place(batch, place_cookies);
+    auto own_tree = batch.take<xcb_query_tree_reply_t>(own);
+    auto root_tree = batch.take<xcb_query_tree_reply_t>(all);
+    if (!place || !*place || !own_tree || !*own_tree || !root_tree || !*root_tree)
+        return false;
+    // Every report the server sent before these replies is in now.
+    drain();
+    const auto& p = **place;
+    if (!p.viewable)
+        return false;
+    if (!(p.frame == w.frame)) {
+        w.frame = p.frame;
+        return false;
     }
+    const auto& screen = m_x->screen();
+    if (p.frame.x < 0 || p.frame.y < 0 || p.frame.x + p.frame.w > screen.width_in_pixels ||
+        p.frame.y + p.frame.h > screen.height_in_pixels)
+        return false;
+    const auto* children = xcb_query_tree_children(own_tree->value.get());
+    inside.assign(children, children + xcb_query_tree_children_length(own_tree->value.get()));
+    const auto* tops = xcb_query_tree_children(root_tree->value.get());
+    stack.assign(tops, tops + xcb_query_tree_children_length(root_tree->value.get()));
     auto at = std::find(stack.begin(), stack.end(), w.top);
     if (w.top == 0 || at == stack.end()) {
         const auto top = top_level_of(window, deadline);
@@ -140,27 +160,21 @@ bool X11PaintWatch::shows_whole(xcb_window_t window, Watched& w, Deadline deadli
         if (at == stack.end())
             return false;
     }
-    // The windows above its top level (bottom to top after it), and its own children.
-    std::vector<xcb_window_t> others(at + 1, stack.end());
+    // The windows above its top level (bottom to top after it), then its own children.
+    std::vector<xcb_window_t> above(at + 1, stack.end());
+    std::vector<xcb_window_t> others = above;
     others.insert(others.end(), inside.begin(), inside.end());
-    ReplyBatch batch(*m_x, deadline);
+    w.others = others;
+    w.above = above.size();
+    bool overlapped = false;
+    if (others == guessed && above.size() == guessed_above)
+        return others_overlap(w, batch, guessed_cookies, overlapped) && !overlapped;
+    ReplyBatch again(*m_x, deadline);
     std::vector<PlaceCookies> cookies;
     cookies.reserve(others.size());
     for (auto other : others)
-        cookies.push_back(ask_place(batch, *m_x, other));
-    bool alone = true;
-    for (std::size_t i = 0; i < others.size(); ++i) {
-        auto place = take_place(batch, cookies[i]);
-        if (!place)
-            return false;
-        if (!*place || !(*place)->viewable || !(*place)->input_output)
-            continue;
-        // A child of its own draws where the watch does not see; a window above it hides a part.
-        const bool own_child = i >= others.size() - inside.size();
-        if (own_child || overlap((*place)->frame, w.frame))
-            alone = false;
-    }
-    return alone;
+        cookies.push_back(ask_place(again, *m_x, other));
+    return others_overlap(w, again, cookies, overlapped) && !overlapped;
 }
 
 std::optional<PaintWatch::Clock::time_point> X11PaintWatch::last_change(std::int64_t window_id,

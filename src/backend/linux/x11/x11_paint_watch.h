@@ -9,10 +9,12 @@
 // as changed now whenever, at the ask, it is not mapped, lies partly off the screen, is overlapped
 // by any window mapped above it (its window manager's frame aside), holds mapped windows of its own
 // (an app drawing in a child window: Chromium with a GPU), or moved or changed size since the last
-// ask. Each ask costs two or three round trips to the server and no call to the app.
+// ask. Each ask costs one round trip to the server while the windows above and inside it stay the
+// same (two or three when they change), and no call to the app.
 
 #include "backend/linux/atspi/atspi_paint_watch.h"
 #include "backend/linux/x11/x11_display.h"
+#include "backend/linux/x11/x11_window_place.h"
 #include "core/model/element.h"
 
 #include <xcb/damage.h>
@@ -20,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace nd_linux {
 
@@ -42,12 +45,17 @@ private:
         Clock::time_point used;
         nd_core::Frame frame;      // where it was at the last ask, in root coordinates
         xcb_window_t top = 0;      // its ancestor that is a child of the root (its window manager's frame)
+        std::vector<xcb_window_t> others; // at the last ask: the windows above `top`, then its own children
+        std::size_t above = 0;            // how many of `others` are above it
     };
     // Takes the damage reports queued so far: each marks its window changed now and is subtracted
     // (the next drawing reports again).
     void drain();
     // Whether the window shows whole and alone, as asked now; false when it cannot be told.
     bool shows_whole(xcb_window_t, Watched&, Deadline);
+    // Takes the places of `w.others` (asked in `batch`): whether any is mapped and draws over the
+    // window (above it and overlapping, or inside it). False when the batch failed.
+    bool others_overlap(const Watched& w, ReplyBatch& batch, const std::vector<PlaceCookies>& cookies, bool& overlapped);
     std::optional<xcb_window_t> top_level_of(xcb_window_t, Deadline);
     void stop(std::unordered_map<xcb_window_t, Watched>::iterator);
 
