@@ -7,7 +7,6 @@
 
 namespace {
 
-using nd_test::LIMITS;
 using nd_test::WarmReads;
 
 class FramesKept : public WarmReads {
