@@ -241,7 +241,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     // Frames kept: the events changed nothing, and nothing was drawn in the window since its
     // frames were read a while after its last drawing.
     const auto frames_asked_at = Clock::now();
-    bool still = m_stats.rewalked == 0 && m_stats.differed == 0 && frames_still(e, window_id, deadline);
+    const bool sampled = m_stats.rewalked == 0 && m_stats.differed == 0 && frames_still(e, window_id, deadline);
     m_stats.apply_us = lap();
     // The structure check and the frames go in one batch: the app answers them one after the
     // other without waiting on the driver between the two. The frames answer for the rows as they
@@ -252,7 +252,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         AtspiBatch batch(m_bus, deadline);
         if (!add_structure_check(e, check, batch))
             return decline(window_id, m_why);
-        add_frame_asks(e, frames, batch, still ? FRAME_SAMPLES : 0);
+        add_frame_asks(e, frames, batch, sampled ? FRAME_SAMPLES : 0);
         if (!batch.run())
             return decline(window_id, "the structure check and the frames did not finish");
     }
@@ -266,13 +266,12 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     // Three ways to the frames: kept (the sample holds), taken from the batch (all were asked),
     // or asked afresh (a part was walked again, or the sample moved).
     const bool walked = m_stats.rewalked != walked_before;
-    const bool sampled = still;
-    still = still && !walked && sample_holds(e, frames);
-    m_stats.frames_kept = still;
-    if (!still && !walked && !sampled) {
+    const bool kept = sampled && !walked && sample_holds(e, frames);
+    m_stats.frames_kept = kept;
+    if (!sampled && !walked) {
         take_frames(e, frames, &moved, &changed);
         e.frames_at = frames_asked_at;
-    } else if (!still && !refresh_frames(e, deadline, &moved, &changed))
+    } else if (!kept && !refresh_frames(e, deadline, &moved, &changed))
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
@@ -289,7 +288,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
                      static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
                      static_cast<long long>(m_stats.check_us), m_stats.checked, m_stats.framed,
                      static_cast<long long>(m_stats.frames_us), m_stats.restated,
-                     still ? ", frames kept: nothing drawn" : "");
+                     kept ? ", frames kept: nothing drawn" : "");
     // A part walked again may hold a page not laid out yet (a link followed): this read is its
     // last warm one (as for a cold read, remember()).
     const bool unlaid = document_not_laid_out(e.tree.elements);
