@@ -2,6 +2,7 @@
 
 #include "backend/linux/x11/x11_pixels.h"
 #include "backend/linux/x11/x11_reply.h"
+#include "backend/linux/x11/x11_window_place.h"
 
 #include <xcb/composite.h>
 
@@ -16,9 +17,6 @@ using nd_core::make_error;
 
 namespace {
 
-// A window manager nests a client at most a few windows deep (client, frame, perhaps a
-// virtual-root); more hops than this means a loop or a hostile tree.
-constexpr int MAX_ANCESTORS = 32;
 // An image read may take longer than a property read: up to 256 MiB cross the socket without SHM.
 constexpr std::chrono::milliseconds IMAGE_TIMEOUT{3000};
 
@@ -122,19 +120,18 @@ nd_core::Result<X11Capture::Located> X11Capture::locate(xcb_window_t window)
                 + " pixels; captures are limited to " + std::to_string(MAX_CAPTURE_SIDE) + " per side");
 
     Located out{window, window, geometry->width, geometry->height, geometry->depth, attributes->visual};
-    xcb_window_t parent = tree->parent;
-    for (int hop = 0; parent != m_display.root() && parent != XCB_WINDOW_NONE; ++hop) {
-        if (hop == MAX_ANCESTORS)
-            return make_error(ErrorCode::window_target_not_found, "window " + id_text(window) + " is not under the root window");
-        out.top = parent;
-        ReplyBatch up(m_display, deadline_after(X11_BATCH_TIMEOUT));
-        auto parent_tree = TRY(up.take<xcb_query_tree_reply_t>(up.add(xcb_query_tree(c, parent))));
-        if (!parent_tree)
-            return gone(window, parent_tree.error_code);
-        parent = parent_tree->parent;
-    }
-    if (parent == XCB_WINDOW_NONE)
+    const auto top = TRY(climb_to_top_level(m_display, window, tree->parent, deadline_after(X11_BATCH_TIMEOUT)));
+    switch (top.end) {
+    case RootChild::End::found:
+        out.top = top.window;
+        break;
+    case RootChild::End::gone:
+        return gone(window, top.x_error);
+    case RootChild::End::too_deep:
+        return make_error(ErrorCode::window_target_not_found, "window " + id_text(window) + " is not under the root window");
+    case RootChild::End::is_root:
         return make_error(ErrorCode::window_target_not_found, "window " + id_text(window) + " is the root window, not an app window");
+    }
     return out;
 }
 

@@ -6,8 +6,6 @@ namespace nd_linux {
 
 namespace {
 
-constexpr int MAX_NESTING = 8; // window manager frames inside frames
-
 bool overlap(const nd_core::Frame& a, const nd_core::Frame& b)
 {
     return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -82,20 +80,6 @@ void X11PaintWatch::drain()
     xcb_flush(c);
 }
 
-std::optional<xcb_window_t> X11PaintWatch::top_level_of(xcb_window_t window, Deadline deadline)
-{
-    for (int level = 0; level < MAX_NESTING; ++level) {
-        ReplyBatch batch(*m_x, deadline);
-        auto tree = batch.take<xcb_query_tree_reply_t>(batch.add(xcb_query_tree(m_x->connection(), window)));
-        if (!tree || !*tree)
-            return std::nullopt;
-        if ((*tree)->parent == m_x->root())
-            return window;
-        window = (*tree)->parent;
-    }
-    return std::nullopt;
-}
-
 bool X11PaintWatch::others_overlap(const Watched& w, ReplyBatch& batch, const std::vector<PlaceCookies>& cookies,
                                    bool& overlapped)
 {
@@ -152,10 +136,10 @@ bool X11PaintWatch::shows_whole(xcb_window_t window, Watched& w, Deadline deadli
     stack.assign(tops, tops + xcb_query_tree_children_length(root_tree->value.get()));
     auto at = std::find(stack.begin(), stack.end(), w.top);
     if (w.top == 0 || at == stack.end()) {
-        const auto top = top_level_of(window, deadline);
-        if (!top)
+        const auto top = climb_to_top_level(*m_x, window, (*own_tree)->parent, deadline);
+        if (!top || top->end != RootChild::End::found)
             return false;
-        w.top = *top;
+        w.top = top->window;
         at = std::find(stack.begin(), stack.end(), w.top);
         if (at == stack.end())
             return false;

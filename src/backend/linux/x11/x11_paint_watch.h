@@ -56,7 +56,6 @@ private:
     // Takes the places of `w.others` (asked in `batch`): whether any is mapped and draws over the
     // window (above it and overlapping, or inside it). False when the batch failed.
     bool others_overlap(const Watched& w, ReplyBatch& batch, const std::vector<PlaceCookies>& cookies, bool& overlapped);
-    std::optional<xcb_window_t> top_level_of(xcb_window_t, Deadline);
     void stop(std::unordered_map<xcb_window_t, Watched>::iterator);
 
     std::unique_ptr<X11Display> m_x;

@@ -32,6 +32,25 @@ nd_core::Result<std::optional<WindowPlace>> take_place(ReplyBatch& batch, const 
     return std::optional<WindowPlace>{place};
 }
 
+nd_core::Result<RootChild> climb_to_top_level(X11Display& display, xcb_window_t window, xcb_window_t parent,
+                                             Deadline deadline)
+{
+    if (parent == XCB_WINDOW_NONE) // only the root has no parent
+        return RootChild{RootChild::End::is_root};
+    RootChild out{RootChild::End::found, window};
+    for (int level = 0; parent != display.root(); ++level) {
+        if (level == MAX_TOP_LEVEL_CLIMB)
+            return RootChild{RootChild::End::too_deep};
+        out.window = parent;
+        ReplyBatch batch(display, deadline);
+        auto tree = TRY(batch.take<xcb_query_tree_reply_t>(batch.add(xcb_query_tree(display.connection(), parent))));
+        if (!tree)
+            return RootChild{RootChild::End::gone, XCB_WINDOW_NONE, tree.error_code};
+        parent = tree->parent;
+    }
+    return out;
+}
+
 nd_core::Result<std::vector<xcb_window_t>> root_children(X11Display& display)
 {
     ReplyBatch batch(display, deadline_after(X11_BATCH_TIMEOUT));

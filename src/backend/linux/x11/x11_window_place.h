@@ -8,6 +8,7 @@
 #include "backend/linux/x11/x11_reply.h"
 #include "core/model/element.h"
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -34,6 +35,24 @@ PlaceCookies ask_place(ReplyBatch&, X11Display&, xcb_window_t);
 // Takes the four replies (every one, so none is left waiting inside xcb). Nothing when the window
 // is gone (a window destroyed since it was listed answers BadWindow); errors: the batch's.
 nd_core::Result<std::optional<WindowPlace>> take_place(ReplyBatch&, const PlaceCookies&);
+
+// Where a climb from a window up to the root's child that holds it ended.
+struct RootChild {
+    enum class End { found, gone, too_deep, is_root };
+    End end = End::gone;
+    xcb_window_t window = XCB_WINDOW_NONE; // found: that child of the root (the window itself when it is one)
+    std::uint8_t x_error = 0;              // gone: the error that said so (BadWindow)
+};
+
+// A window manager nests a client a few windows deep (client, frame, perhaps a virtual root);
+// a deeper climb is a loop or a hostile tree.
+constexpr int MAX_TOP_LEVEL_CLIMB = 32;
+
+// The root's child that holds `window` (its window manager's frame, or the window itself when it
+// is one), climbing from `parent`, the window's parent as a QueryTree the caller asked gave it: one
+// round trip a level above that, at most MAX_TOP_LEVEL_CLIMB levels. Errors: a batch's (past the
+// deadline, a broken display).
+nd_core::Result<RootChild> climb_to_top_level(X11Display&, xcb_window_t window, xcb_window_t parent, Deadline);
 
 // The root window's children, bottom to top (QueryTree's order); empty when it has none.
 nd_core::Result<std::vector<xcb_window_t>> root_children(X11Display&);
