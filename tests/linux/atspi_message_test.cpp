@@ -201,6 +201,44 @@ TEST_F(AtspiMessageTest, AnOutlineGivesEachObjectItsChildrenInTheAppsOrderAndIts
     EXPECT_EQ(b->interfaces & IF_ACTION, 0u);
 }
 
+// Component.ScreenExtents is each object's place on the screen, which the walk takes as its frame;
+// a place of another shape still tells Component, and the walk asks that object itself.
+TEST_F(AtspiMessageTest, AnOutlineGivesEachObjectsPlaceOnTheScreen)
+{
+    auto* m = message([](sd_bus_message* m) {
+        ASSERT_GE(sd_bus_message_open_container(m, 'a', "((so)a{sv})"), 0);
+        for (auto [path, shape] : {std::pair{"/w", "(iiii)"}, {"/odd", "(ii)"}, {"/none", ""}}) {
+            ASSERT_GE(sd_bus_message_open_container(m, 'r', "(so)a{sv}"), 0);
+            ASSERT_GE(sd_bus_message_append(m, "(so)", ":1.7", path), 0);
+            ASSERT_GE(sd_bus_message_open_container(m, 'a', "{sv}"), 0);
+            ASSERT_GE(sd_bus_message_append(m, "{sv}", "Parent", "(so)", ":1.7", "/w"), 0);
+            if (std::string_view(shape) == "(iiii)")
+                ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(iiii)", 10, 20, 300, 40), 0);
+            else if (std::string_view(shape) == "(ii)")
+                ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(ii)", 10, 20), 0);
+            ASSERT_GE(sd_bus_message_append(m, "{sv}", "ChildCount", "i", 0), 0);
+            ASSERT_GE(sd_bus_message_close_container(m), 0);
+            ASSERT_GE(sd_bus_message_close_container(m), 0);
+        }
+        ASSERT_GE(sd_bus_message_close_container(m), 0);
+    });
+    Outline outline;
+    ASSERT_TRUE(outline.parse(m, WINDOW));
+    const auto* w = outline.find(WINDOW);
+    ASSERT_NE(w, nullptr);
+    ASSERT_TRUE(w->extents.has_value());
+    EXPECT_EQ(*w->extents, (nd_core::Frame{10, 20, 300, 40}));
+    const auto* odd = outline.find({":1.7", "/odd"});
+    ASSERT_NE(odd, nullptr);
+    EXPECT_EQ(odd->interfaces & IF_COMPONENT, IF_COMPONENT);
+    EXPECT_FALSE(odd->extents.has_value());
+    EXPECT_EQ(odd->props.child_count, 0); // what follows the odd place is read
+    const auto* none = outline.find({":1.7", "/none"});
+    ASSERT_NE(none, nullptr);
+    EXPECT_EQ(none->interfaces & IF_COMPONENT, 0u);
+    EXPECT_FALSE(none->extents.has_value());
+}
+
 // An outline of action counts (the item cache gives the rest): each object's reference and its
 // Action.NActions alone; the walk takes nothing else from it.
 TEST_F(AtspiMessageTest, AnOutlineOfActionCountsCountsEachObjectsActions)

@@ -35,14 +35,30 @@ int read_properties(sd_bus_message* m, OutlineItem& item, ObjectRef& parent)
             const int r = sd_bus_message_read(v, "v", "i", &item.actions);
             return r < 0 ? r : 1;
         }
+        if (k == "Component.ScreenExtents") {
+            item.interfaces |= IF_COMPONENT;
+            char type = 0;
+            const char* contents = nullptr;
+            int r = sd_bus_message_peek_type(v, &type, &contents);
+            if (r < 0 || contents == nullptr || std::strcmp(contents, "(iiii)") != 0)
+                return r < 0 ? r : 0; // another shape: skipped, the walk asks
+            nd_core::Frame frame;
+            r = sd_bus_message_enter_container(v, SD_BUS_TYPE_VARIANT, "(iiii)");
+            if (r >= 0)
+                r = read_extents(v, frame);
+            if (r >= 0)
+                r = sd_bus_message_exit_container(v);
+            if (r < 0)
+                return r;
+            item.extents = frame;
+            return 1;
+        }
         // Only that the property is there counts: its value is skipped unread (a secure field's
         // character count included).
         if (k == "Text.CharacterCount")
             item.interfaces |= IF_TEXT;
         else if (k == "Table.NRows")
             item.interfaces |= IF_TABLE;
-        else if (k == "Component.ScreenExtents")
-            item.interfaces |= IF_COMPONENT;
         return 0;
     });
 }

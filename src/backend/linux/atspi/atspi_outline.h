@@ -8,7 +8,7 @@
 // Properties.GetAll and GetChildren, and for one property of each interface the walk relies on
 // (Action.NActions, Component.ScreenExtents, Text.CharacterCount, Table.NRows): the bridge adds a
 // property only for an object of that interface, so the outline tells them as GetInterfaces
-// would. Not Value's: Chromium 156 aborts on Value.MinimumValue asked this way (the bridge's
+// would; Component's is the object's place on the screen, which the walk takes as its frame. Not Value's: Chromium 156 aborts on Value.MinimumValue asked this way (the bridge's
 // getter may answer nothing inside the dictionary entry GetTree has opened, where those asked here
 // always answer; the walk asks a value role's interfaces itself). A 3,848-object Chromium page costs the browser about 40 ms
 // and answers 1.1 MB, where GetAll, GetInterfaces and GetChildren object by object cost it
@@ -40,6 +40,9 @@ struct OutlineItem {
     AccessibleProps props;           // name, description, child count
     std::uint32_t interfaces = 0;    // Interface bits: Accessible, Action, Component, Text, Table
     std::int32_t actions = -1;       // Action.NActions; -1 without Action
+    // Component.ScreenExtents as answered at the outline (what GetExtents in screen coordinates
+    // answers): the walk takes a showing object's frame from it instead of asking.
+    std::optional<nd_core::Frame> extents;
     std::vector<ObjectRef> children; // in the app's order; those whose Parent names this object
 };
 

@@ -177,7 +177,14 @@ void TreeWalk::facts_arrived(int index)
     // objects are asked. A secure field is asked whatever it says: a toolkit that does not mark
     // what shows (GTK 4 did not) must not leave one out of a screenshot's blackout.
     const bool frame_now = !m_options.deferred_frames || (index == 0 && !m_facts_only) || n.secure;
-    if ((n.interfaces & IF_COMPONENT) && frame_now && (m_options.hidden_extents || showing(n.states) || n.secure))
+    const bool framed = (n.interfaces & IF_COMPONENT) && (m_options.hidden_extents || showing(n.states) || n.secure);
+    // An outline answered every object's place already: it is taken whether frames are deferred
+    // or not, and saves the views their GetExtents calls.
+    if (framed && n.outlined && n.outlined->extents) {
+        n.frame = *n.outlined->extents;
+        n.has_frame = n.frame.w > 0 && n.frame.h > 0;
+        n.empty_frame = !n.has_frame;
+    } else if (framed && frame_now)
         m_batch.add({n.ref.bus, n.ref.path, IFACE_COMPONENT, "GetExtents"},
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {
