@@ -158,7 +158,7 @@ void append_tree(sd_bus_message* m, const std::vector<TreeObject>& objects, cons
             ASSERT_GE(sd_bus_message_append(m, "{sv}", "Action.NActions", "i", o.actions), 0);
         if (o.text)
             ASSERT_GE(sd_bus_message_append(m, "{sv}", "Text.CharacterCount", "i", 12), 0);
-        ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(iiii)", 1, 2, 3, 4), 0);
+        ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(uuuu)", 1u, 2u, 3u, 4u), 0);
         ASSERT_GE(sd_bus_message_close_container(m), 0);
         ASSERT_GE(sd_bus_message_close_container(m), 0);
     }
@@ -207,13 +207,15 @@ TEST_F(AtspiMessageTest, AnOutlineGivesEachObjectsPlaceOnTheScreen)
 {
     auto* m = message([](sd_bus_message* m) {
         ASSERT_GE(sd_bus_message_open_container(m, 'a', "((so)a{sv})"), 0);
-        for (auto [path, shape] : {std::pair{"/w", "(iiii)"}, {"/odd", "(ii)"}, {"/none", ""}}) {
+        for (auto [path, shape] : {std::pair{"/w", "(uuuu)"}, {"/signed", "(iiii)"}, {"/odd", "(ii)"}, {"/none", ""}}) {
             ASSERT_GE(sd_bus_message_open_container(m, 'r', "(so)a{sv}"), 0);
             ASSERT_GE(sd_bus_message_append(m, "(so)", ":1.7", path), 0);
             ASSERT_GE(sd_bus_message_open_container(m, 'a', "{sv}"), 0);
             ASSERT_GE(sd_bus_message_append(m, "{sv}", "Parent", "(so)", ":1.7", "/w"), 0);
-            if (std::string_view(shape) == "(iiii)")
-                ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(iiii)", 10, 20, 300, 40), 0);
+            if (std::string_view(shape) == "(uuuu)") // as at-spi2-atk writes it: signed numbers cast
+                ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(uuuu)", 0xFFFFFFF8u, 20u, 300u, 40u), 0);
+            else if (std::string_view(shape) == "(iiii)")
+                ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(iiii)", -5, -2147483647 - 1, 30, 4), 0);
             else if (std::string_view(shape) == "(ii)")
                 ASSERT_GE(sd_bus_message_append(m, "{sv}", "Component.ScreenExtents", "(ii)", 10, 20), 0);
             ASSERT_GE(sd_bus_message_append(m, "{sv}", "ChildCount", "i", 0), 0);
@@ -227,7 +229,11 @@ TEST_F(AtspiMessageTest, AnOutlineGivesEachObjectsPlaceOnTheScreen)
     const auto* w = outline.find(WINDOW);
     ASSERT_NE(w, nullptr);
     ASSERT_TRUE(w->extents.has_value());
-    EXPECT_EQ(*w->extents, (nd_core::Frame{10, 20, 300, 40}));
+    EXPECT_EQ(*w->extents, (nd_core::Frame{-8, 20, 300, 40})); // a window reaching off the screen's left
+    const auto* signed_place = outline.find({":1.7", "/signed"});
+    ASSERT_NE(signed_place, nullptr);
+    ASSERT_TRUE(signed_place->extents.has_value());
+    EXPECT_EQ(*signed_place->extents, (nd_core::Frame{-5, -2147483647 - 1, 30, 4}));
     const auto* odd = outline.find({":1.7", "/odd"});
     ASSERT_NE(odd, nullptr);
     EXPECT_EQ(odd->interfaces & IF_COMPONENT, IF_COMPONENT);

@@ -164,6 +164,10 @@ protected:
             EXPECT_GE(through_outline.outlined, walk->elements.size() * 9 / 10) << page << ": the page was not outlined";
             EXPECT_EQ(walked.last_read().outlined, 0u);
             EXPECT_LT(through_outline.calls, walked.last_read().calls) << page;
+            // Its showing rows' frames came with the outline: none is left for the views to ask.
+            EXPECT_EQ(through_outline.frames_left, 0u) << page;
+            EXPECT_FALSE(outlined->frames_deferred) << page;
+            EXPECT_GT(walked.last_read().frames_left, 0u) << page << ": the walk defers its frames";
             std::printf("%s: %zu elements, %zu calls through its outline of %zu objects, %zu walking it\n", page.c_str(),
                         walk->elements.size(), through_outline.calls, through_outline.outlined, walked.last_read().calls);
             // A page may change between two reads (a late image): only a difference that stays fails.

@@ -37,20 +37,24 @@ int read_properties(sd_bus_message* m, OutlineItem& item, ObjectRef& parent)
         }
         if (k == "Component.ScreenExtents") {
             item.interfaces |= IF_COMPONENT;
+            // at-spi2-atk writes the place as four unsigned numbers (the signed ones cast), where
+            // GetExtents answers (iiii): both are read, as signed.
             char type = 0;
             const char* contents = nullptr;
             int r = sd_bus_message_peek_type(v, &type, &contents);
-            if (r < 0 || contents == nullptr || std::strcmp(contents, "(iiii)") != 0)
+            const bool as_unsigned = r >= 0 && contents && std::strcmp(contents, "(uuuu)") == 0;
+            if (r < 0 || contents == nullptr || (!as_unsigned && std::strcmp(contents, "(iiii)") != 0))
                 return r < 0 ? r : 0; // another shape: skipped, the walk asks
-            nd_core::Frame frame;
-            r = sd_bus_message_enter_container(v, SD_BUS_TYPE_VARIANT, "(iiii)");
+            std::uint32_t place[4] = {};
+            r = sd_bus_message_enter_container(v, SD_BUS_TYPE_VARIANT, contents);
             if (r >= 0)
-                r = read_extents(v, frame);
+                r = sd_bus_message_read(v, contents, &place[0], &place[1], &place[2], &place[3]);
             if (r >= 0)
                 r = sd_bus_message_exit_container(v);
             if (r < 0)
                 return r;
-            item.extents = frame;
+            item.extents = nd_core::Frame{static_cast<std::int32_t>(place[0]), static_cast<std::int32_t>(place[1]),
+                                          static_cast<std::int32_t>(place[2]), static_cast<std::int32_t>(place[3])};
             return 1;
         }
         // Only that the property is there counts: its value is skipped unread (a secure field's

@@ -8,15 +8,17 @@
 // Properties.GetAll and GetChildren, and for one property of each interface the walk relies on
 // (Action.NActions, Component.ScreenExtents, Text.CharacterCount, Table.NRows): the bridge adds a
 // property only for an object of that interface, so the outline tells them as GetInterfaces
-// would; Component's is the object's place on the screen, which the walk takes as its frame. Not Value's: Chromium 156 aborts on Value.MinimumValue asked this way (the bridge's
+// would. Not Value's: Chromium 156 aborts on Value.MinimumValue asked this way (the bridge's
 // getter may answer nothing inside the dictionary entry GetTree has opened, where those asked here
-// always answer; the walk asks a value role's interfaces itself). A 3,848-object Chromium page costs the browser about 40 ms
-// and answers 1.1 MB, where GetAll, GetInterfaces and GetChildren object by object cost it
-// about 20 µs a call.
+// always answer; the walk asks a value role's interfaces itself). A 3,848-object Chromium page
+// costs the browser about 40 ms and answers 1.1 MB, where GetAll, GetInterfaces and GetChildren
+// object by object cost it about 20 µs a call.
 //
-// The walk takes a node's name, description, child count and interfaces from the outline, and its
+// The walk takes a node's name, description, child count and interfaces from the outline, its
 // children when the outline holds as many as the node counts (else it asks, as it does for a node
-// the outline lacks); role and states it still asks node by node (no property carries them).
+// the outline lacks), and a showing node's frame from Component.ScreenExtents, the place on the
+// screen GetExtents would answer (the bridge writes it as (uuuu), signed numbers cast); role and
+// states it still asks node by node (no property carries them).
 // Toolkits without the method answer UnknownMethod or UnknownObject (GTK 4, Qt): no outline.
 //
 // An outline of action counts asks Action.NActions alone: where the item cache already gives

@@ -58,10 +58,10 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_window(const nd_core::Wi
     if (m_warm.tracing())
         std::fprintf(stderr,
                      "nish cold read: window %lld: locate %lld us (cache of %zu items), walk %lld us (%zu elements, %zu "
-                     "calls, %zu from the cache, outline of %zu), frames kept for the warm reads %lld us\n",
+                     "calls, %zu from the cache, outline of %zu, %zu frames left), frames kept for the warm reads %lld us\n",
                      static_cast<long long>(window.window_id), static_cast<long long>(micros(located_at - started)),
                      located.cache ? located.cache->size() : std::size_t{0}, static_cast<long long>(micros(walked_at - located_at)),
-                     m_last.elements, m_last.calls, m_last.from_cache, m_last.outlined, static_cast<long long>(micros(Clock::now() - walked_at)));
+                     m_last.elements, m_last.calls, m_last.from_cache, m_last.outlined, m_last.frames_left, static_cast<long long>(micros(Clock::now() - walked_at)));
     return tree;
 }
 
@@ -188,12 +188,14 @@ nd_core::Result<nd_core::RawTree> AtspiTreeReader::read_located(const LocatedWin
         m_focused_children[container] = std::move(child);
     m_last_options = options;
     m_last_visible = walk.visible_means_showing();
-    tree.frames_deferred = options.deferred_frames;
+    // An outline that placed every showing object leaves no frame for later.
+    tree.frames_deferred = options.deferred_frames && walk.stats().frames_left > 0;
     if (Clock::now() > deadline)
         return make_error(ErrorCode::timed_out, "the read finished after its deadline");
     m_last.elements = tree.elements.size();
     m_last.calls = walk.stats().calls;
     m_last.from_cache = walk.stats().from_cache;
+    m_last.frames_left = walk.stats().frames_left;
     m_last.used_cache = located.cache != nullptr;
     m_last.used_peer = m_bus.has_peer(located.app.bus);
     m_last.warm = false;
@@ -267,8 +269,9 @@ nd_core::Result<void> AtspiTreeReader::read_frames(const nd_core::WindowInfo& wi
         }
         if (action_names && e.action_names_pending())
             m_action_name_calls += by_index ? alike.add(batch, *ref, e) : name_actions(batch, *ref, e);
-        // Objects that are not showing report no real place (the walk's rule too).
-        if (e.has_frame || !e.is(nd_core::STATE_SHOWING))
+        // Objects that are not showing report no real place (the walk's rule too); a place with
+        // no area is an answer too (an outline's).
+        if (e.has_frame || e.empty_frame || !e.is(nd_core::STATE_SHOWING))
             continue;
         add_extents(batch, *ref, e);
     }

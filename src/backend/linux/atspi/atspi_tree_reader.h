@@ -65,6 +65,7 @@ public:
         std::size_t calls = 0;
         std::size_t from_cache = 0;
         std::size_t outlined = 0; // objects the read's outline held (0: none was asked)
+        std::size_t frames_left = 0; // showing objects whose frames the walk left to the views
         bool used_cache = false;
         bool used_peer = false; // the app's peer-to-peer connection carried the read
         bool warm = false;      // answered from the last read and the app's events (atspi_warm.h)

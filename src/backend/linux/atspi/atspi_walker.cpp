@@ -178,13 +178,16 @@ void TreeWalk::facts_arrived(int index)
     // what shows (GTK 4 did not) must not leave one out of a screenshot's blackout.
     const bool frame_now = !m_options.deferred_frames || (index == 0 && !m_facts_only) || n.secure;
     const bool framed = (n.interfaces & IF_COMPONENT) && (m_options.hidden_extents || showing(n.states) || n.secure);
-    // An outline answered every object's place already: it is taken whether frames are deferred
-    // or not, and saves the views their GetExtents calls.
-    if (framed && n.outlined && n.outlined->extents) {
-        n.frame = *n.outlined->extents;
+    // An outline answered every object's place already (a node of the item cache's too): it is
+    // taken whether frames are deferred or not, and saves the views their GetExtents calls.
+    const OutlineItem* placed = framed && m_outline ? (n.outlined ? n.outlined : m_outline->find(n.ref)) : nullptr;
+    if (placed && placed->extents) {
+        n.frame = *placed->extents;
         n.has_frame = n.frame.w > 0 && n.frame.h > 0;
         n.empty_frame = !n.has_frame;
-    } else if (framed && frame_now)
+    } else if (framed && !frame_now) {
+        ++m_stats.frames_left;
+    } else if (framed)
         m_batch.add({n.ref.bus, n.ref.path, IFACE_COMPONENT, "GetExtents"},
                     [](sd_bus_message* m) { return append_u(m, COORD_SCREEN); },
                     [this, index](const Reply& r) {

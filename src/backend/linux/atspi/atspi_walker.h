@@ -34,6 +34,7 @@ struct WalkStats {
     std::size_t calls = 0;       // D-Bus calls sent
     std::size_t from_cache = 0;  // nodes whose facts came from the cache
     std::size_t from_outline = 0; // nodes whose name, description and children came from the outline
+    std::size_t frames_left = 0;  // showing nodes whose frames were deferred (none came with an outline)
 };
 
 struct WalkOptions {

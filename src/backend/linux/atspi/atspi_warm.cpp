@@ -166,8 +166,8 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     e.bus_generation = m_bus.generation();
     // The frames of the showing rows: what the next warm read tells a scroll by. The read returns
     // them too, so that its view does not ask for them again. A walk that deferred none has them.
-    e.frames_at = e.cold_at; // a walk that deferred none asked them as it went
-    if (e.cold.options.deferred_frames && !refresh_frames(e, deadline, nullptr)) {
+    e.frames_at = e.cold_at; // a walk that deferred none asked them as it went, or had an outline's
+    if (e.tree.frames_deferred && !refresh_frames(e, deadline, nullptr)) {
         tree = std::move(e.tree); // the read as it was: its views ask for the frames it lacks
         m_entries.erase(window_id);
         return;
