@@ -3,7 +3,8 @@
 // Where one top-level X window is, asked alongside whatever else a caller asks of it in the same
 // batch (one round trip): whether it is mapped and override-redirect, its frame in root
 // coordinates, and the border its app draws around its content. The window list and the popup
-// finder ask these four of every window they consider.
+// finder ask these four of every window they consider. And the child of the root that holds a
+// window (its window manager's frame), which the capture and the paint watch climb to.
 
 #include "backend/linux/x11/x11_reply.h"
 #include "core/model/element.h"
