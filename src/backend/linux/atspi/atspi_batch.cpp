@@ -28,9 +28,15 @@ std::uint64_t usec_until(Deadline deadline)
 
 PlaceAnswer read_place(const Reply& r, nd_core::Frame& out)
 {
-    const bool answered = r.ok() && read_extents(r.message, out) >= 0;
-    const bool area = answered && out.w > 0 && out.h > 0;
-    return {area, answered && !area};
+    if (!r.ok() || read_extents(r.message, out) < 0)
+        return {};
+    return answered_place(out);
+}
+
+PlaceAnswer answered_place(const nd_core::Frame& place)
+{
+    const bool area = place.w > 0 && place.h > 0;
+    return {area, !area};
 }
 
 AtspiBatch::AtspiBatch(AtspiBus& bus, Deadline deadline) : m_bus(bus), m_deadline(deadline) {}

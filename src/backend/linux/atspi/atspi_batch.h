@@ -48,6 +48,8 @@ struct PlaceAnswer {
     bool empty = false; // answered, with no area (Element::empty_frame)
 };
 PlaceAnswer read_place(const Reply&, nd_core::Frame& out);
+// What a place an app answered says (from GetExtents or an outline): an area, or none.
+PlaceAnswer answered_place(const nd_core::Frame&);
 
 class AtspiBatch {
 public:

@@ -178,13 +178,18 @@ void TreeWalk::facts_arrived(int index)
     // what shows (GTK 4 did not) must not leave one out of a screenshot's blackout.
     const bool frame_now = !m_options.deferred_frames || (index == 0 && !m_facts_only) || n.secure;
     const bool framed = (n.interfaces & IF_COMPONENT) && (m_options.hidden_extents || showing(n.states) || n.secure);
-    // An outline answered every object's place already (a node of the item cache's too): it is
-    // taken whether frames are deferred or not, and saves the views their GetExtents calls.
-    const OutlineItem* placed = framed && m_outline ? (n.outlined ? n.outlined : m_outline->find(n.ref)) : nullptr;
-    if (placed && placed->extents) {
-        n.frame = *placed->extents;
-        n.has_frame = n.frame.w > 0 && n.frame.h > 0;
-        n.empty_frame = !n.has_frame;
+    // Where actions are counted, not named (Chromium), an outline's count stands for GetActions.
+    const bool counts_actions = (n.interfaces & IF_ACTION) && m_options.action_count_only;
+    // The node's item in the outline, for a node of the item cache too (whole or of action counts alone).
+    const OutlineItem* line =
+        (framed || counts_actions) && m_outline ? (n.outlined ? n.outlined : m_outline->find(n.ref)) : nullptr;
+    // An outline answered every object's place already: it is taken whether frames are deferred
+    // or not, and saves the views their GetExtents calls.
+    if (framed && line && line->extents) {
+        n.frame = *line->extents;
+        const auto place = answered_place(n.frame);
+        n.has_frame = place.has_area;
+        n.empty_frame = place.empty;
     } else if (framed && !frame_now) {
         ++m_stats.frames_left;
     } else if (framed)
@@ -212,11 +217,7 @@ void TreeWalk::facts_arrived(int index)
             if (r.ok() && read_attribute(r.message, "level", level) >= 0)
                 m_nodes[static_cast<std::size_t>(index)]->level = heading_level(level);
         });
-    // Where actions are counted, not named (Chromium), an outline's count stands for GetActions,
-    // for a node of the item cache too (whole or of action counts alone).
-    const OutlineItem* counted = (n.interfaces & IF_ACTION) && m_options.action_count_only && m_outline
-                                     ? (n.outlined ? n.outlined : m_outline->find(n.ref))
-                                     : nullptr;
+    const OutlineItem* counted = counts_actions ? line : nullptr;
     if (counted && (counted->interfaces & IF_ACTION))
         n.actions.assign(static_cast<std::size_t>(std::clamp(counted->actions, 0, MAX_ACTIONS)), std::string());
     else if (n.interfaces & IF_ACTION)
