@@ -1,8 +1,9 @@
-// The AT-SPI reply readers (backend/linux/atspi/atspi_message.h, and the outline of
-// atspi_outline.h) on messages an app could send: every string an app gives is cut to the backend's
+// The AT-SPI reply readers (backend/linux/atspi/atspi_message.h, the outline of atspi_outline.h
+// and the item cache of atspi_cache.h) on messages an app could send: every string an app gives is cut to the backend's
 // cap on a character boundary, and a reply of the wrong shape is a negative errno, not a crash. Messages are built with sd-bus on a connection that
 // needs no bus (a socket pair), so this runs without a desktop. fuzz/atspi_fuzz.cpp tries the rest.
 
+#include "backend/linux/atspi/atspi_cache.h"
 #include "backend/linux/atspi/atspi_message.h"
 #include "backend/linux/atspi/atspi_outline.h"
 #include "backend/linux/atspi/atspi_roles.h"
@@ -322,6 +323,57 @@ TEST_F(AtspiMessageTest, AnOutlineOfAnotherObjectOrShapeIsNone)
     });
     EXPECT_FALSE(outline.parse(bad, WINDOW));
     EXPECT_EQ(outline.size(), 0u);
+}
+
+// An item cache (Cache.GetItems) as Gecko's bridge answers it a moment after a new tab's first
+// document was replaced by its page: the old document, defunct, still names the tab's frame as its
+// parent, and the frame counts one child. A defunct item is out of the tree: it is not the frame's
+// child (the walk asks the frame for its children), nor a document below the window (which would
+// keep the window from its outline).
+TEST_F(AtspiMessageTest, AnItemCacheLeavesOutWhatIsDefunct)
+{
+    struct Item {
+        const char* path;
+        const char* parent;
+        std::int32_t index, children;
+        std::uint32_t role, states;
+    };
+    const std::uint32_t showing = 1u << ATSPI_STATE_SHOWING, defunct = 1u << ATSPI_STATE_DEFUNCT;
+    auto reply = [&](const std::vector<Item>& items) {
+        return message([&](sd_bus_message* m) {
+            ASSERT_GE(sd_bus_message_open_container(m, 'a', "((so)(so)(so)iiassusau)"), 0);
+            for (const auto& i : items) {
+                ASSERT_GE(sd_bus_message_open_container(m, 'r', "(so)(so)(so)iiassusau"), 0);
+                ASSERT_GE(sd_bus_message_append(m, "(so)(so)(so)ii", ":1.7", i.path, ":1.7", "/root", ":1.7", i.parent,
+                                                i.index, i.children),
+                          0);
+                ASSERT_GE(sd_bus_message_append(m, "as", 1, "org.a11y.atspi.Accessible"), 0);
+                ASSERT_GE(sd_bus_message_append(m, "susau", "", i.role, "", 2, i.states, 0u), 0);
+                ASSERT_GE(sd_bus_message_close_container(m), 0);
+            }
+            ASSERT_GE(sd_bus_message_close_container(m), 0);
+        });
+    };
+    const Item window{"/w", "/root", 0, 1, ATSPI_ROLE_FRAME, showing};
+    const Item frame{"/frame", "/w", 0, 1, *atspi_role_from_name("internal_frame"), showing};
+    const Item old_document{"/old", "/frame", -1, -1, ATSPI_ROLE_DOCUMENT_WEB, showing | defunct};
+    const ObjectRef at_frame{":1.7", "/frame"};
+
+    ItemCache replaced;
+    ASSERT_TRUE(replaced.parse(reply({window, frame, old_document})));
+    EXPECT_EQ(replaced.size(), 2u);
+    EXPECT_EQ(replaced.find({":1.7", "/old"}), nullptr);
+    EXPECT_EQ(replaced.children(at_frame), nullptr);
+    EXPECT_FALSE(replaced.holds_below(WINDOW, ATSPI_ROLE_DOCUMENT_WEB, ATSPI_STATE_SHOWING));
+
+    // Once the page is announced, the cache holds it beside the old one, and only it counts.
+    ItemCache loaded;
+    ASSERT_TRUE(loaded.parse(reply({window, frame, old_document, {"/page", "/frame", 0, 3, ATSPI_ROLE_DOCUMENT_WEB, showing}})));
+    const auto* kids = loaded.children(at_frame);
+    ASSERT_NE(kids, nullptr);
+    ASSERT_EQ(kids->size(), 1u);
+    EXPECT_EQ((*kids)[0], (ObjectRef{":1.7", "/page"}));
+    EXPECT_TRUE(loaded.holds_below(WINDOW, ATSPI_ROLE_DOCUMENT_WEB, ATSPI_STATE_SHOWING));
 }
 
 } // namespace

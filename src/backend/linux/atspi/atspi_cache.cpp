@@ -58,6 +58,12 @@ bool ItemCache::parse(sd_bus_message* reply)
         CachedItem item;
         if (read_item(reply, self, item) < 0 || sd_bus_message_exit_container(reply) < 0)
             return false;
+        // A defunct object is out of the tree, though the bridge holds it until it is freed: Gecko's
+        // first document of a new tab, replaced by the page, stays its frame's one cached child for
+        // a second or two, where GetChildren already lists the page. It is not held here, so that
+        // neither the walk nor the choice of an outline takes it for part of the window.
+        if (item.states.has(ATSPI_STATE_DEFUNCT))
+            continue;
         ObjectRef parent = item.parent;
         if (item.states.has(ATSPI_STATE_MANAGES_DESCENDANTS) && m_managing.size() < 256)
             m_managing.push_back(self);

@@ -9,6 +9,7 @@
 // (gtk3-widget-factory's frame lists 2 of its 10 children), GTK4 holds only materialised nodes,
 // Qt5 answers with nothing. So the walk uses an item only for what the item itself says, and takes
 // a node's children from the cache only when the cache holds exactly as many as the node reports.
+// Items in the DEFUNCT state are left out: they are no longer in the tree.
 
 #include "backend/linux/atspi/atspi_message.h"
 
