@@ -22,8 +22,27 @@ inline const nd_core::ReadLimits LIMITS{5000, 200, std::chrono::seconds(10), nd_
 // The first difference between two reads, or "" when they are equal.
 inline std::string difference(const nd_core::RawTree& warm, const nd_core::RawTree& cold)
 {
-    if (warm.elements.size() != cold.elements.size())
-        return "sizes " + std::to_string(warm.elements.size()) + " and " + std::to_string(cold.elements.size());
+    if (warm.elements.size() != cold.elements.size()) {
+        // Where they part: the first row whose object differs, with its parent.
+        std::string sizes = "sizes " + std::to_string(warm.elements.size()) + " and " + std::to_string(cold.elements.size());
+        const auto n = std::min(warm.elements.size(), cold.elements.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto& a = warm.elements[i];
+            const auto& b = cold.elements[i];
+            if (a.key == b.key && a.parent == b.parent)
+                continue;
+            auto row = [](const nd_core::RawTree& t, std::size_t at) {
+                const auto& e = t.elements[at];
+                std::string parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < t.elements.size()
+                                         ? t.elements[static_cast<std::size_t>(e.parent)].role + " \"" +
+                                               t.elements[static_cast<std::size_t>(e.parent)].name + "\""
+                                         : "none";
+                return e.role + " \"" + e.name + "\" in " + parent;
+            };
+            return sizes + "; from row " + std::to_string(i) + ": warm " + row(warm, i) + ", cold " + row(cold, i);
+        }
+        return sizes + "; equal up to the shorter's end";
+    }
     if (warm.truncated != cold.truncated)
         return "truncated";
     for (std::size_t i = 0; i < warm.elements.size(); ++i) {
