@@ -33,10 +33,10 @@ inline std::string difference(const nd_core::RawTree& warm, const nd_core::RawTr
                 continue;
             auto row = [](const nd_core::RawTree& t, std::size_t at) {
                 const auto& e = t.elements[at];
-                std::string parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < t.elements.size()
-                                         ? t.elements[static_cast<std::size_t>(e.parent)].role + " \"" +
-                                               t.elements[static_cast<std::size_t>(e.parent)].name + "\""
-                                         : "none";
+                const auto up = static_cast<std::size_t>(e.parent);
+                const std::string parent = e.parent >= 0 && up < t.elements.size()
+                                               ? t.elements[up].role + " \"" + t.elements[up].name + "\""
+                                               : "none";
                 return e.role + " \"" + e.name + "\" in " + parent;
             };
             return sizes + "; from row " + std::to_string(i) + ": warm " + row(warm, i) + ", cold " + row(cold, i);

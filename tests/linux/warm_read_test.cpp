@@ -156,17 +156,17 @@ TEST_F(WarmChat, FirefoxTabTheBrowserOpensReadsWholeWhileItsFirstDocumentLingers
     ASSERT_TRUE(cold);
     // The second document (the new tab's page) and the rows below it.
     std::vector<bool> in_page(cold->elements.size(), false);
-    std::size_t documents = 0, page_rows = 0;
+    std::size_t documents = 0, tab_rows = 0;
     for (std::size_t i = 0; i < cold->elements.size(); ++i) {
         const auto& e = cold->elements[i];
         if (e.role == "document_web" && ++documents == 2)
             in_page[i] = true;
         else if (e.parent >= 0 && in_page[static_cast<std::size_t>(e.parent)])
             in_page[i] = true;
-        page_rows += in_page[i];
+        tab_rows += in_page[i];
     }
     EXPECT_EQ(documents, 2u) << "the new tab's page is not in the read";
-    EXPECT_GT(page_rows, 10u) << "the new tab's page reads nearly empty";
+    EXPECT_GT(tab_rows, 10u) << "the new tab's page reads nearly empty";
     // A token of a read now holds for an act: the browser's button, pressed again.
     rows = fresh_rows();
     const auto again = find_row(rows, "toggle_button", "Firefox View");
