@@ -40,17 +40,16 @@ protected:
     // the browser's (Firefox View) opens a tab in front of the page, and the scrolls then miss it.
     static std::vector<json> page_rows(const json& rows, const std::string& role)
     {
+        const auto page = find_row(rows, "document_web");
         std::vector<json> found;
-        int page_depth = -1;
-        for (const auto& row : rows["elements"]) {
-            const int depth = row.value("depth", 0);
-            if (page_depth >= 0 && depth <= page_depth)
-                break;
-            if (page_depth < 0 && row["role"] == "document_web")
-                page_depth = depth;
-            else if (page_depth >= 0 && row["role"] == role)
-                found.push_back(row);
-        }
+        if (page.is_null())
+            return found;
+        const auto& all = rows["elements"];
+        const auto first = page["element_index"].get<std::size_t>() + 1;
+        const auto end = std::min(first + page["descendant_count"].get<std::size_t>(), all.size());
+        for (auto i = first; i < end; ++i)
+            if (all[i]["role"] == role)
+                found.push_back(all[i]);
         return found;
     }
 
@@ -155,16 +154,10 @@ TEST_F(WarmChat, FirefoxTabTheBrowserOpensReadsWholeWhileItsFirstDocumentLingers
     auto cold = read(*m_cold);
     ASSERT_TRUE(cold);
     // The second document (the new tab's page) and the rows below it.
-    std::vector<bool> in_page(cold->elements.size(), false);
     std::size_t documents = 0, tab_rows = 0;
-    for (std::size_t i = 0; i < cold->elements.size(); ++i) {
-        const auto& e = cold->elements[i];
-        if (e.role == "document_web" && ++documents == 2)
-            in_page[i] = true;
-        else if (e.parent >= 0 && in_page[static_cast<std::size_t>(e.parent)])
-            in_page[i] = true;
-        tab_rows += in_page[i];
-    }
+    for (std::int32_t i = 0; i < static_cast<std::int32_t>(cold->elements.size()); ++i)
+        if (cold->elements[static_cast<std::size_t>(i)].role == "document_web" && ++documents == 2)
+            tab_rows = static_cast<std::size_t>(nd_core::subtree_end(cold->elements, i) - i - 1);
     EXPECT_EQ(documents, 2u) << "the new tab's page is not in the read";
     EXPECT_GT(tab_rows, 10u) << "the new tab's page reads nearly empty";
     // A token of a read now holds for an act: the browser's button, pressed again.
