@@ -38,18 +38,21 @@ class WarmChat : public WarmReads {
 protected:
     // The rows of `role` inside the page (the first document), not the browser's own: a toggle of
     // the browser's (Firefox View) opens a tab in front of the page, and the scrolls then miss it.
+    // The rows of `role` inside the window's documents (Firefox may hold more than one: a tab's
+    // page, and a document of its own before it).
     static std::vector<json> page_rows(const json& rows, const std::string& role)
     {
-        const auto page = find_row(rows, "document_web");
         std::vector<json> found;
-        if (page.is_null())
-            return found;
         const auto& all = rows["elements"];
-        const auto first = page["element_index"].get<std::size_t>() + 1;
-        const auto end = std::min(first + page["descendant_count"].get<std::size_t>(), all.size());
-        for (auto i = first; i < end; ++i)
-            if (all[i]["role"] == role)
-                found.push_back(all[i]);
+        for (const auto& page : all) {
+            if (page["role"] != "document_web")
+                continue;
+            const auto first = page["element_index"].get<std::size_t>() + 1;
+            const auto end = std::min(first + page.value("descendant_count", std::size_t{0}), all.size());
+            for (auto i = first; i < end; ++i)
+                if (all[i]["role"] == role)
+                    found.push_back(all[i]);
+        }
         return found;
     }
 
@@ -91,7 +94,11 @@ protected:
             }
             auto rows = fresh_rows();
             std::vector<json> toggles = page_rows(rows, "toggle_button");
-            ASSERT_FALSE(toggles.empty());
+            ASSERT_FALSE(toggles.empty())
+                << "step " << step << ": no toggle in the documents of a read of " << rows["elements"].size()
+                << " rows, of which " << std::count_if(rows["elements"].begin(), rows["elements"].end(), [](const json& r) {
+                       return r["role"] == "document_web";
+                   }) << " are documents";
             std::string what;
             json target;
             if (step % 4 == 3) {

@@ -3,6 +3,7 @@
 // The value types of the model: a window, an element, a frame. Plain copyable structs; live handles
 // (D-Bus object paths, X ids) stay inside a backend and appear here only as the opaque `key`.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,6 +18,21 @@ struct Frame {
     std::int32_t h = 0;
 
     bool contains(std::int32_t px, std::int32_t py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+    // Whether the two share any area (in 64 bits: GTK3 places rows scrolled out of view at INT_MIN).
+    bool meets(const Frame& o) const
+    {
+        return std::int64_t{x} < std::int64_t{o.x} + o.w && std::int64_t{o.x} < std::int64_t{x} + w &&
+               std::int64_t{y} < std::int64_t{o.y} + o.h && std::int64_t{o.y} < std::int64_t{y} + h;
+    }
+    // The area the two share; w or h of 0 or less when they share none.
+    Frame shared(const Frame& o) const
+    {
+        const auto x0 = std::max(x, o.x), y0 = std::max(y, o.y);
+        const auto x1 = std::min(std::int64_t{x} + w, std::int64_t{o.x} + o.w);
+        const auto y1 = std::min(std::int64_t{y} + h, std::int64_t{o.y} + o.h);
+        return {x0, y0, static_cast<std::int32_t>(std::max<std::int64_t>(x1 - x0, 0)),
+                static_cast<std::int32_t>(std::max<std::int64_t>(y1 - y0, 0))};
+    }
     bool operator==(const Frame&) const = default;
 };
 

@@ -189,7 +189,7 @@ void WarmTrees::remember(const nd_core::WindowInfo& window, const ColdRead& cold
     }
     // The window is watched from now: a read a while from now may keep these frames.
     if (m_paint)
-        m_paint->last_change(window_id, deadline);
+        m_paint->news(window_id, Clock::now(), deadline);
     // Every frame a view reads is in: none is left for later.
     e.tree.frames_deferred = false;
     new_version(e);
@@ -238,10 +238,14 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     m_stats.differed = 0;
     if (!apply(e, changes, deadline))
         return decline(window_id, m_why);
-    // Frames kept: the events changed nothing, and nothing was drawn in the window since its
-    // frames were read a while after its last drawing.
+    // Frames kept: the events changed nothing, and the window system can tell where the window
+    // was drawn in since its frames were read (less a while, for the app's tree to follow its
+    // drawing): only the rows there are asked, with a sample.
     const auto frames_asked_at = Clock::now();
-    const bool sampled = m_stats.rewalked == 0 && m_stats.differed == 0 && frames_still(e, window_id, deadline);
+    std::optional<std::vector<nd_core::Frame>> unsettled;
+    if (m_stats.rewalked == 0 && m_stats.differed == 0)
+        unsettled = unsettled_parts(e, window_id, deadline);
+    const bool sampled = unsettled.has_value();
     m_stats.apply_us = lap();
     // The structure check and the frames go in one batch: the app answers them one after the
     // other without waiting on the driver between the two. The frames answer for the rows as they
@@ -252,7 +256,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         AtspiBatch batch(m_bus, deadline);
         if (!add_structure_check(e, check, batch))
             return decline(window_id, m_why);
-        add_frame_asks(e, frames, batch, sampled ? FRAME_SAMPLES : 0);
+        add_frame_asks(e, frames, batch, sampled ? FRAME_SAMPLES : 0, sampled ? *unsettled : std::vector<nd_core::Frame>{});
         if (!batch.run())
             return decline(window_id, "the structure check and the frames did not finish");
     }
@@ -263,15 +267,16 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     // Walked again (a structural change, announced or found by the check), or facts that differ.
     bool changed = m_stats.rewalked > 0 || m_stats.differed > 0;
     std::vector<std::int32_t> moved;
-    // Three ways to the frames: kept (the sample holds), taken from the batch (all were asked),
-    // or asked afresh (a part was walked again, or the sample moved).
+    // Three ways to the frames: kept where nothing was drawn (the sample holds; those of rows
+    // drawn over are taken from the batch), all taken from the batch (all were asked), or asked
+    // afresh (a part was walked again, or the sample moved).
     const bool walked = m_stats.rewalked != walked_before;
     const bool kept = sampled && !walked && sample_holds(e, frames);
     m_stats.frames_kept = kept;
-    if (!sampled && !walked) {
+    if (kept || (!sampled && !walked)) {
         take_frames(e, frames, &moved, &changed);
         e.frames_at = frames_asked_at;
-    } else if (!kept && !refresh_frames(e, deadline, &moved, &changed))
+    } else if (!refresh_frames(e, deadline, &moved, &changed))
         return decline(window_id, "the frames could not be read");
     if (!moved.empty() && !reread_moved(e, moved, deadline))
         return decline(window_id, m_why);
@@ -288,7 +293,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
                      static_cast<long long>(m_stats.apply_us), m_stats.rewalked, m_stats.refetched,
                      static_cast<long long>(m_stats.check_us), m_stats.checked, m_stats.framed,
                      static_cast<long long>(m_stats.frames_us), m_stats.restated,
-                     kept ? ", frames kept: nothing drawn" : "");
+                     kept ? ", frames kept where nothing was drawn" : "");
     // A part walked again may hold a page not laid out yet (a link followed): this read is its
     // last warm one (as for a cold read, remember()).
     const bool unlaid = document_not_laid_out(e.tree.elements);

@@ -62,7 +62,7 @@ struct WarmStats {
     std::size_t checked = 0;      // objects outside documents whose children the last warm read compared
     std::size_t framed = 0;       // frames the last warm read asked afresh
     std::size_t restated = 0;     // rows whose states the last warm read asked after a scroll
-    bool frames_kept = false;     // the last warm read kept its frames: nothing drawn (PaintWatch)
+    bool frames_kept = false;     // the last warm read kept its frames where nothing was drawn (PaintWatch)
     // Where the last warm read's time went, in microseconds: the ping, applying the events, the
     // structure check and the frames (one batch), what followed them (the second asks of the
     // check, parts walked again, moved rows read again).
@@ -194,9 +194,10 @@ private:
     // showing rows'); with `moved`, lists the rows that had a frame and changed place relative to
     // the window's. `changed` is set when any frame differs from the one kept.
     bool refresh_frames(Entry&, Deadline, std::vector<std::int32_t>* moved, bool* changed = nullptr);
-    // Whether the frames `e` holds are the window's still: nothing drawn in it since they were
-    // asked, PAINT_SETTLE or more after its last drawing (the paint watch's word).
-    bool frames_still(const Entry&, std::int64_t window_id, Deadline);
+    // Where the frames `e` holds may not be the window's now (the paint watch's word): the parts
+    // drawn in since PAINT_SETTLE before they were asked, and those it cannot watch. Nothing when
+    // anything may have changed, or no watch can tell: every frame is asked.
+    std::optional<std::vector<nd_core::Frame>> unsettled_parts(const Entry&, std::int64_t window_id, Deadline);
     // refresh_frames in two steps, so that its calls share a batch with others: the asks, then
     // (after the batch ran, and only while the rows are as they were asked) their answers.
     struct FrameAsks {
@@ -208,10 +209,13 @@ private:
         };
         std::vector<Ask> asks;              // filled before the batch runs: it answers into them
         std::vector<std::int32_t> unplaced; // rows with an object that a read leaves without a frame
+        std::size_t sampled = 0;            // the first asks are a sample, for sample_holds
     };
     // With `sample`, asks that many of the frames only (the root's and others spread over the
-    // rows), for sample_holds.
-    void add_frame_asks(Entry&, FrameAsks&, AtspiBatch&, std::size_t sample = 0);
+    // rows), for sample_holds, and those of the rows whose frame meets one of `parts` (drawn over,
+    // or not watched).
+    void add_frame_asks(Entry&, FrameAsks&, AtspiBatch&, std::size_t sample = 0,
+                        const std::vector<nd_core::Frame>& parts = {});
     // Whether every frame of a sample is the one kept: the app's tree may place rows a while after
     // it drew them (Chromium: about 300 ms after a scroll's last drawing), and a scroll moves every
     // row of the scroller.

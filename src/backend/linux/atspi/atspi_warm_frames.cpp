@@ -11,7 +11,8 @@
 
 namespace nd_linux {
 
-void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch, std::size_t sample)
+void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch, std::size_t sample,
+                               const std::vector<nd_core::Frame>& parts)
 {
     auto& el = e.tree.elements;
     const auto& options = e.cold.options;
@@ -29,12 +30,26 @@ void WarmTrees::add_frame_asks(Entry& e, FrameAsks& asks, AtspiBatch& batch, std
             asks.unplaced.push_back(static_cast<std::int32_t>(i));
     }
     if (sample > 0 && asks.asks.size() > sample) {
-        // The first (the root, where the window is) and others spread evenly over the rows.
+        // The first (the root, where the window is) and others spread evenly over the rows; then
+        // the rows whose kept frame meets a part drawn over or not watched.
         std::vector<FrameAsks::Ask> some;
+        std::vector<char> taken(asks.asks.size(), 0);
         const auto n = asks.asks.size();
-        for (std::size_t k = 0; k < sample; ++k)
-            some.push_back(asks.asks[k * (n - 1) / (sample - 1)]);
+        for (std::size_t k = 0; k < sample; ++k) {
+            const auto at = k * (n - 1) / (sample - 1);
+            some.push_back(asks.asks[at]);
+            taken[at] = 1;
+        }
+        asks.sampled = some.size();
+        for (std::size_t k = 0; k < n && !parts.empty(); ++k) {
+            const auto& x = el[static_cast<std::size_t>(asks.asks[k].row)];
+            if (!taken[k] && x.has_frame &&
+                std::any_of(parts.begin(), parts.end(), [&](const nd_core::Frame& p) { return x.frame.meets(p); }))
+                some.push_back(asks.asks[k]);
+        }
         asks.asks = std::move(some);
+    } else if (sample > 0) {
+        asks.sampled = asks.asks.size();
     }
     if (sample > 0)
         asks.unplaced.clear();
@@ -102,18 +117,22 @@ bool WarmTrees::refresh_frames(Entry& e, Deadline deadline, std::vector<std::int
 bool WarmTrees::sample_holds(const Entry& e, const FrameAsks& sample)
 {
     const auto& el = e.tree.elements;
-    return std::all_of(sample.asks.begin(), sample.asks.end(), [&](const FrameAsks::Ask& ask) {
-        const auto& x = el[static_cast<std::size_t>(ask.row)];
-        return ask.ok == x.has_frame && ask.empty == x.empty_frame && (!ask.ok || ask.frame == x.frame);
-    });
+    return std::all_of(sample.asks.begin(), sample.asks.begin() + static_cast<std::ptrdiff_t>(sample.sampled),
+                       [&](const FrameAsks::Ask& ask) {
+                           const auto& x = el[static_cast<std::size_t>(ask.row)];
+                           return ask.ok == x.has_frame && ask.empty == x.empty_frame && (!ask.ok || ask.frame == x.frame);
+                       });
 }
 
-bool WarmTrees::frames_still(const Entry& e, std::int64_t window_id, Deadline deadline)
+std::optional<std::vector<nd_core::Frame>> WarmTrees::unsettled_parts(const Entry& e, std::int64_t window_id,
+                                                                      Deadline deadline)
 {
     if (!m_paint || e.frames_at == Clock::time_point{})
-        return false;
-    const auto last = m_paint->last_change(window_id, deadline);
-    return last && *last + PAINT_SETTLE <= e.frames_at;
+        return std::nullopt;
+    auto news = m_paint->news(window_id, e.frames_at - PAINT_SETTLE, deadline);
+    if (!news || news->anything)
+        return std::nullopt;
+    return std::move(news->parts);
 }
 
 bool WarmTrees::reread_moved(Entry& e, const std::vector<std::int32_t>& moved, Deadline deadline)
