@@ -6,6 +6,10 @@
 #include "own_window.h"
 #include "reader_compare.h"
 
+#include "backend/linux/x11/x11_overlay.h"
+
+#include <algorithm>
+
 namespace {
 
 using nd_test::WarmReads;
@@ -31,9 +35,9 @@ protected:
                << ")";
     }
 
-    // Reads warm until a read keeps its frames; that read kept those of the rows outside `part`,
-    // and asked those of the rows whose frame meets it, besides the sample.
-    void expect_asked_only_in(const nd_core::Frame& part, const std::string& step)
+    // Reads warm until a read keeps its frames; that read kept those of the rows outside `parts`,
+    // and asked those of the rows whose frame meets one, besides the sample.
+    void expect_asked_only_in(const std::vector<nd_core::Frame>& parts, const std::string& step)
     {
         nd_core::Result<nd_core::RawTree> tree = nd_core::RawTree{};
         const auto& stats = m_warm->warm().stats();
@@ -48,11 +52,12 @@ protected:
         std::size_t meeting = 0, framed = 0;
         for (const auto& x : tree->elements) {
             framed += x.has_frame ? 1 : 0;
-            meeting += x.has_frame && x.frame.meets(part) ? 1 : 0;
+            meeting += x.has_frame && std::any_of(parts.begin(), parts.end(),
+                                                  [&](const nd_core::Frame& p) { return x.frame.meets(p); });
         }
-        std::printf("%s: %zu frames asked, %zu rows meet the part, %zu rows have a frame\n", step.c_str(),
+        std::printf("%s: %zu frames asked, %zu rows meet the parts, %zu rows have a frame\n", step.c_str(),
                     stats.framed, meeting, framed);
-        EXPECT_GT(meeting, 2u) << step << ": the part meets too few rows to tell";
+        EXPECT_GT(meeting, 2u) << step << ": the parts meet too few rows to tell";
         EXPECT_GE(stats.framed, meeting) << step;
         EXPECT_LE(stats.framed, meeting + nd_linux::WarmTrees::FRAME_SAMPLES) << step;
         EXPECT_LT(stats.framed, framed / 2) << step << ": " << framed << " rows have a frame";
@@ -97,7 +102,7 @@ TEST_F(FramesKept, AChromiumPageKeepsItsFramesUntilItScrollsMovesOrIsCovered)
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         expect_asked("covered");
         expect_warm_equals_cold("covered");
-        expect_asked_only_in(part, "still covered");
+        expect_asked_only_in({part}, "still covered");
         expect_warm_equals_cold("still covered");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -117,6 +122,46 @@ TEST_F(FramesKept, AChromiumPageKeepsItsFramesUntilItScrollsMovesOrIsCovered)
     expect_warm_equals_cold("moved");
     ASSERT_NO_FATAL_FAILURE(until_kept("moved"));
     expect_warm_equals_cold("moved, frames kept");
+}
+
+// In a takeover the indicator's windows (a frame round the screen and a label) lie above the app's
+// window: the rows under them are asked at every read, and the others kept.
+TEST_F(FramesKept, InATakeoverOnlyTheRowsUnderTheIndicatorAreAsked)
+{
+    open_page("dense.html", 4000);
+    // At the screen's corner, so that the indicator's left and top edges and its label lie on it.
+    ASSERT_EQ(nd_test::run_command({"xdotool", "windowmove", std::to_string(m_info.window_id), "0", "0"}), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    auto listed = listed_window();
+    ASSERT_TRUE(listed) << listed.error().text();
+    m_info = *listed;
+    expect_warm_equals_cold("first read");
+    ASSERT_NO_FATAL_FAILURE(until_kept("unchanged"));
+
+    nd_linux::PressClock clock;
+    nd_linux::PersonRule rule("", clock);
+    nd_linux::X11Overlay overlay("", rule);
+    ASSERT_TRUE(overlay.show_indicator());
+    auto x = nd_linux::X11Display::open();
+    ASSERT_TRUE(x) << x.error().text();
+    std::vector<nd_core::Frame> parts;
+    for (auto id : overlay.window_ids()) {
+        auto geometry = (*x)->wait<xcb_get_geometry_reply_t>(xcb_get_geometry((*x)->connection(), id),
+                                                             nd_linux::deadline_after(nd_linux::X11_BATCH_TIMEOUT));
+        ASSERT_TRUE(geometry && *geometry);
+        const nd_core::Frame place{(*geometry)->x, (*geometry)->y, (*geometry)->width, (*geometry)->height};
+        if (const auto part = place.shared(m_info.frame); part.w > 0 && part.h > 0)
+            parts.push_back(part);
+    }
+    ASSERT_GE(parts.size(), 2u) << "the indicator should lie on the window's left and top edges";
+    expect_asked("indicator shown");
+    expect_warm_equals_cold("indicator shown");
+    expect_asked_only_in(parts, "in a takeover");
+    expect_warm_equals_cold("in a takeover");
+    overlay.hide_indicator();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    expect_asked("indicator gone");
+    expect_warm_equals_cold("indicator gone");
 }
 
 // An app that animates in one part (gtk3-widget-factory's spinner and progress bars, 60 times a
