@@ -20,11 +20,12 @@
 // changed object is not in a read the budget cut, the bus was replaced, or the window was not read
 // for a minute.
 //
-// Frames kept: a read that the events changed nothing of keeps the frames it has, asking only a
-// sample of eight, when the window system says nothing was drawn in the window since they were
-// read and they were read at least PAINT_SETTLE after its last drawing (atspi_paint_watch.h): a
-// scroll or a layout move redraws what shows, and the app's tree follows its drawing within that
-// while (the sample, which a scroll moves, is asked in case it did not).
+// Frames kept: a read that the events changed nothing of keeps the frames of the rows where the
+// window system says nothing was drawn since PAINT_SETTLE before they were read, and asks those of
+// the rows drawn over or that it cannot watch (covered by another window, off the screen), with a
+// sample of eight (atspi_paint_watch.h): a scroll or a layout move redraws what shows, and the
+// app's tree follows its drawing within that while (the sample, which a scroll moves, is asked in
+// case it did not).
 //
 // Not seen: a row that was off screen and moves into view while no showing row moves (an
 // animation of that row alone); it shows at the next cold read (MAX_WARM_AGE). Nor, where frames

@@ -12,8 +12,8 @@
 // at the ask, the window is not mapped, holds mapped windows of its own (an app drawing in a child
 // window: Chromium with a GPU), moved or changed size, or the parts covered by the windows above it
 // (its window manager's frame aside) are not those of the last ask. Each ask costs one round trip
-// to the server while the windows above and inside it stay the same (two or three when they change,
-// one more when it was drawn in), and no call to the app.
+// to the server (the parts drawn fetched in it) while the windows above and inside it stay the
+// same (two or three when they change), and no call to the app.
 
 #include "backend/linux/atspi/atspi_paint_watch.h"
 #include "backend/linux/x11/x11_display.h"
