@@ -5,6 +5,7 @@
 #include "reader_compare.h"
 
 #include <filesystem>
+#include <map>
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -94,11 +95,20 @@ protected:
             }
             auto rows = fresh_rows();
             std::vector<json> toggles = page_rows(rows, "toggle_button");
-            ASSERT_FALSE(toggles.empty())
-                << "step " << step << ": no toggle in the documents of a read of " << rows["elements"].size()
-                << " rows, of which " << std::count_if(rows["elements"].begin(), rows["elements"].end(), [](const json& r) {
-                       return r["role"] == "document_web";
-                   }) << " are documents";
+            if (toggles.empty()) {
+                std::map<std::string, int> roles;
+                std::string docs;
+                for (const auto& r : rows["elements"]) {
+                    roles[r["role"].get<std::string>()]++;
+                    if (r["role"] == "document_web")
+                        docs += " " + r.dump().substr(0, 400);
+                }
+                std::string all;
+                for (const auto& [role, n] : roles)
+                    all += role + " " + std::to_string(n) + ", ";
+                FAIL() << "step " << step << ": no toggle in the documents of a read of " << rows["elements"].size()
+                       << " rows; roles: " << all << "documents:" << docs;
+            }
             std::string what;
             json target;
             if (step % 4 == 3) {

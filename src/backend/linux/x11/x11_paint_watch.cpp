@@ -152,7 +152,7 @@ bool X11PaintWatch::look(xcb_window_t window, Watched& w, Deadline deadline)
     const auto place_cookies = ask_place(batch, *m_x, window);
     const auto own = batch.add(xcb_query_tree(c, window));
     const auto all = batch.add(xcb_query_tree(c, m_x->root()));
-    xcb_damage_subtract(c, w.damage, XCB_NONE, w.parts);
+    const auto subtracted = xcb_damage_subtract_checked(c, w.damage, XCB_NONE, w.parts);
     const auto fetch = batch.add(xcb_xfixes_fetch_region(c, w.parts));
     std::vector<PlaceCookies> guessed_cookies;
     for (auto other : guessed)
@@ -161,7 +161,10 @@ bool X11PaintWatch::look(xcb_window_t window, Watched& w, Deadline deadline)
     auto own_tree = batch.take<xcb_query_tree_reply_t>(own);
     auto root_tree = batch.take<xcb_query_tree_reply_t>(all);
     auto drawn = batch.take<xcb_xfixes_fetch_region_reply_t>(fetch);
-    if (!place || !*place || !own_tree || !*own_tree || !root_tree || !*root_tree || !drawn || !*drawn)
+    // The fetch's reply came after the subtract's answer: its error, if any, is in without a wait.
+    if (auto error = m_x->check(subtracted, deadline); error && *error != 0)
+        w.lost = true;
+    if (w.lost || !place || !*place || !own_tree || !*own_tree || !root_tree || !*root_tree || !drawn || !*drawn)
         return false;
     drain();
     const auto now = Clock::now();
@@ -246,6 +249,10 @@ std::optional<PaintNews> X11PaintWatch::news(std::int64_t window_id, Clock::time
     auto& w = it->second;
     w.used = now;
     if (!look(window, w, deadline)) {
+        if (w.lost) { // its window was destroyed: a window that takes its id is watched anew
+            stop(it);
+            return std::nullopt;
+        }
         w.anything = std::max(w.anything, Clock::now());
         w.drawn.clear();
     }

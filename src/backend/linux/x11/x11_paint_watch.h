@@ -55,6 +55,7 @@ private:
     struct Watched {
         xcb_damage_damage_t damage = 0;
         xcb_xfixes_region_t parts = 0;  // the damage so far is moved here at each ask, and fetched
+        bool lost = false;              // the damage object is gone: its window was destroyed
         Clock::time_point anything;     // the last ask at which anything may have changed
         Clock::time_point used;
         nd_core::Frame frame;           // where it was at the last ask, in root coordinates
@@ -68,7 +69,8 @@ private:
     void drain();
     void keep_drawn(Watched&, const xcb_rectangle_t*, int count, Clock::time_point now);
     // Asks where the window is and what lies above and inside it, and takes what was drawn so far.
-    // False when anything may have changed (see above) or it cannot be told.
+    // False when anything may have changed (see above) or it cannot be told; `w.lost` when the
+    // damage object went with its window (whose id a new window may take: it is watched anew).
     bool look(xcb_window_t, Watched&, Deadline);
     // Takes the places of `w.others` (asked in `batch`) into the parts they cover; `inside` is set
     // when one of its own windows is mapped. False when the batch failed.
