@@ -37,10 +37,8 @@ void expect_answered_warm(nd_linux::AtspiTreeReader& reader, const nd_core::Wind
 // reads after each of 12 random acts; an unchanged page reads warm and far cheaper.
 class WarmChat : public WarmReads {
 protected:
-    // The rows of `role` inside the page (the first document), not the browser's own: a toggle of
-    // the browser's (Firefox View) opens a tab in front of the page, and the scrolls then miss it.
-    // The rows of `role` inside the window's documents (Firefox may hold more than one: a tab's
-    // page, and a document of its own before it).
+    // The rows of `role` inside the window's documents, not the browser's own: a toggle of the
+    // browser's (Firefox View) opens a tab in front of the page, and the scrolls then miss it.
     static std::vector<json> page_rows(const json& rows, const std::string& role)
     {
         std::vector<json> found;

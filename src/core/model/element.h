@@ -21,8 +21,9 @@ struct Frame {
     // Whether the two share any area (in 64 bits: GTK3 places rows scrolled out of view at INT_MIN).
     bool meets(const Frame& o) const
     {
-        return w > 0 && h > 0 && o.w > 0 && o.h > 0 && std::int64_t{x} < std::int64_t{o.x} + o.w && std::int64_t{o.x} < std::int64_t{x} + w &&
-               std::int64_t{y} < std::int64_t{o.y} + o.h && std::int64_t{o.y} < std::int64_t{y} + h;
+        return w > 0 && h > 0 && o.w > 0 && o.h > 0 && std::int64_t{x} < std::int64_t{o.x} + o.w &&
+               std::int64_t{o.x} < std::int64_t{x} + w && std::int64_t{y} < std::int64_t{o.y} + o.h &&
+               std::int64_t{o.y} < std::int64_t{y} + h;
     }
     // The area the two share; w or h of 0 or less when they share none.
     Frame shared(const Frame& o) const

@@ -256,7 +256,8 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         AtspiBatch batch(m_bus, deadline);
         if (!add_structure_check(e, check, batch))
             return decline(window_id, m_why);
-        add_frame_asks(e, frames, batch, sampled ? FRAME_SAMPLES : 0, sampled ? *unsettled : std::vector<nd_core::Frame>{});
+        add_frame_asks(e, frames, batch, sampled ? FRAME_SAMPLES : 0,
+                       sampled ? *unsettled : std::vector<nd_core::Frame>{});
         if (!batch.run())
             return decline(window_id, "the structure check and the frames did not finish");
     }

@@ -120,7 +120,8 @@ bool WarmTrees::sample_holds(const Entry& e, const FrameAsks& sample)
     return std::all_of(sample.asks.begin(), sample.asks.begin() + static_cast<std::ptrdiff_t>(sample.sampled),
                        [&](const FrameAsks::Ask& ask) {
                            const auto& x = el[static_cast<std::size_t>(ask.row)];
-                           return ask.ok == x.has_frame && ask.empty == x.empty_frame && (!ask.ok || ask.frame == x.frame);
+                           return ask.ok == x.has_frame && ask.empty == x.empty_frame &&
+                                  (!ask.ok || ask.frame == x.frame);
                        });
 }
 
