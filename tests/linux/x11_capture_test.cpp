@@ -12,8 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -215,6 +217,32 @@ TEST(X11Capture, AVanishedWindowIsNotFound)
     auto image = d->capture->capture_window(root);
     ASSERT_FALSE(image.ok());
     EXPECT_EQ(image.error().code, ErrorCode::window_target_not_found);
+}
+
+// A rectangle of the screen is clipped to it; one that lies off it is refused, also one whose far
+// edge lies past what 32 bits hold (its part was once computed in 32 bits).
+TEST(X11Capture, ScreenRectanglesAreClippedToTheScreen)
+{
+    REQUIRE_DISPLAY();
+    auto d = Desktop::open();
+    ASSERT_TRUE(d);
+    const auto& screen = d->display->screen();
+    const std::int32_t sw = screen.width_in_pixels, sh = screen.height_in_pixels;
+    auto image = d->capture->capture_screen(sw - 30, sh - 20, 100, 100);
+    ASSERT_TRUE(image.ok()) << image.error().message;
+    EXPECT_EQ(image.value().width, 30);
+    EXPECT_EQ(image.value().height, 20);
+    constexpr auto MAX = std::numeric_limits<std::int32_t>::max();
+    image = d->capture->capture_screen(sw - 10, 0, MAX, 5);
+    ASSERT_TRUE(image.ok()) << image.error().message;
+    EXPECT_EQ(image.value().width, 10);
+    EXPECT_EQ(image.value().height, 5);
+    for (auto [x, y, w, h] : {std::array{sw, 0, 10, 10}, std::array{0, 0, 0, 10}, std::array{-50, 0, 50, 10},
+                              std::array{MAX, MAX, MAX, MAX}, std::array{-MAX, 0, -MAX, 10}}) {
+        image = d->capture->capture_screen(x, y, w, h);
+        ASSERT_FALSE(image.ok()) << x << "," << y << " " << w << "x" << h;
+        EXPECT_EQ(image.error().code, ErrorCode::invalid_arguments);
+    }
 }
 
 TEST(X11Capture, RefusesWindowsLargerThanTheLimit)

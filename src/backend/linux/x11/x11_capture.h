@@ -45,16 +45,10 @@ public:
     bool used_shm() const { return m_used_shm; }
 
 private:
-    struct Rect {
-        std::int32_t x = 0, y = 0, w = 0, h = 0;
-        bool empty() const { return w <= 0 || h <= 0; }
-        Rect intersected(Rect o) const
-        {
-            const std::int32_t x0 = x > o.x ? x : o.x, y0 = y > o.y ? y : o.y;
-            const std::int32_t x1 = x + w < o.x + o.w ? x + w : o.x + o.w, y1 = y + h < o.y + o.h ? y + h : o.y + o.h;
-            return {x0, y0, x1 - x0, y1 - y0};
-        }
-    };
+    // A rectangle of pixels; parts of two are Frame::shared, in 64 bits (a rectangle asked far off
+    // the screen does not overflow).
+    using Rect = nd_core::Frame;
+    static bool no_area(const Rect& r) { return r.w <= 0 || r.h <= 0; }
     // What to read: the window's rectangle inside a drawable (the top-level's pixmap, or the window).
     struct Region {
         xcb_window_t window = XCB_WINDOW_NONE; // for messages
