@@ -246,6 +246,10 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     if (m_stats.rewalked == 0 && m_stats.differed == 0)
         unsettled = unsettled_parts(e, window_id, deadline);
     const bool sampled = unsettled.has_value();
+    if (m_trace && sampled)
+        for (const auto& part : *unsettled)
+            std::fprintf(stderr, "nish warm read: window %lld: drawn or not watched: %dx%d at %d,%d\n",
+                         static_cast<long long>(window_id), part.w, part.h, part.x, part.y);
     m_stats.apply_us = lap();
     // The structure check and the frames go in one batch: the app answers them one after the
     // other without waiting on the driver between the two. The frames answer for the rows as they
