@@ -236,7 +236,8 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     m_stats.rewalked = 0;
     m_stats.refetched = 0;
     m_stats.differed = 0;
-    if (!apply(e, changes, deadline))
+    std::vector<std::int32_t> focused; // rows that read focused, asked with the batch below
+    if (!apply(e, changes, deadline, &focused))
         return decline(window_id, m_why);
     // Frames kept: the events changed nothing, and the window system can tell where the window
     // was drawn in since its frames were read (less a while, for the app's tree to follow its
@@ -256,8 +257,10 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     // are; should the check walk a part again, the rows changed and the frames are asked afresh.
     StructureCheck check;
     FrameAsks frames;
+    std::vector<std::optional<AtspiStates>> focus_now;
     {
         AtspiBatch batch(m_bus, deadline);
+        add_state_asks(e, focused, batch, focus_now);
         if (!add_structure_check(e, check, batch))
             return decline(window_id, m_why);
         add_frame_asks(e, frames, batch, sampled ? FRAME_SAMPLES : 0,
@@ -265,6 +268,14 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
         if (!batch.run())
             return decline(window_id, "the structure check and the frames did not finish");
     }
+    // A row the focus left with no event is read again before the check's parts are (their
+    // splices move rows). Should its facts differ, the frames are asked afresh: they were asked
+    // as for a read the events changed nothing of.
+    focus_lost(focused, focus_now);
+    const auto differed_before = m_stats.differed;
+    if (!focused.empty() && !refetch(e, focused, deadline))
+        return decline(window_id, m_why);
+    const bool focus_changed = m_stats.differed != differed_before;
     m_stats.check_us = lap();
     const auto walked_before = m_stats.rewalked;
     if (!finish_structure_check(e, check, deadline))
@@ -275,7 +286,7 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     // Three ways to the frames: kept where nothing was drawn (the sample holds; those of rows
     // drawn over are taken from the batch), all taken from the batch (all were asked), or asked
     // afresh (a part was walked again, or the sample moved).
-    const bool walked = m_stats.rewalked != walked_before;
+    const bool walked = m_stats.rewalked != walked_before || focus_changed;
     const bool kept = sampled && !walked && sample_holds(e, frames);
     m_stats.frames_kept = kept;
     if (kept || (!sampled && !walked)) {

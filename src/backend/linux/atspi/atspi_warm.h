@@ -170,10 +170,15 @@ private:
         return false;
     }
     std::optional<nd_core::RawTree> decline(std::int64_t window_id, std::string why);
-    bool apply(Entry&, const AppChanges&, Deadline);
+    // Reads again what the changes say changed. With `focus_later`, when the events changed
+    // nothing, the rows that read focused are left in it for the caller to ask with its batch
+    // (add_state_asks, then focus_lost and refetch) instead of in a round trip of their own.
+    bool apply(Entry&, const AppChanges&, Deadline, std::vector<std::int32_t>* focus_later = nullptr);
     // Of `rows` (rows that read focused), keeps those whose objects no longer say focused: a
     // toolkit may take the focus with no event. One GetState each.
     bool keep_focus_lost(const Entry&, std::vector<std::int32_t>& rows, Deadline);
+    // The same, of states asked already: `now[k]` for rows[k].
+    static void focus_lost(std::vector<std::int32_t>& rows, const std::vector<std::optional<AtspiStates>>& now);
     bool rewalk(Entry&, std::int32_t at, Deadline);
     // Walks again each [row, end) of `walks` (in order, none inside another), splicing each in.
     bool rewalk_all(Entry&, const std::vector<std::pair<std::int32_t, std::int32_t>>& walks, Deadline);
@@ -235,6 +240,9 @@ private:
     // without an object of its own or whose answer is no state set.
     bool ask_states(const Entry&, const std::vector<std::int32_t>& rows, Deadline,
                     std::vector<std::optional<AtspiStates>>& out);
+    // The same asks added to `batch`; `out` stays where it is while the batch runs.
+    void add_state_asks(const Entry&, const std::vector<std::int32_t>& rows, AtspiBatch&,
+                        std::vector<std::optional<AtspiStates>>& out);
     // Rows whose showing may have changed: one that no longer shows loses its frame (a secure
     // field keeps it, as a cold read asks it whatever it says), one that shows now is placed.
     bool place_rows(Entry&, const std::vector<std::int32_t>& rows, Deadline);

@@ -15,7 +15,7 @@
 
 namespace nd_linux {
 
-bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
+bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline, std::vector<std::int32_t>* focus_later)
 {
     if (changes.overflow)
         return fail("more changes than are kept");
@@ -24,12 +24,16 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     auto& el = e.tree.elements;
     // A row that reads focused is asked again on every read: a toolkit may take the focus from it
     // with no event (Qt 5's menu bar item, when Escape leaves the menu bar). They are few.
-    // Asked for their states alone, they are read again only when the focus left them.
+    // Asked for their states alone, they are read again only when the focus left them; when the
+    // events changed nothing, the caller asks them with its batch (focus_later).
     std::vector<std::int32_t> held_focus;
     for (std::size_t i = 0; i < el.size() && held_focus.size() < MAX_HELD_FOCUS; ++i)
         if (el[i].is(nd_core::STATE_FOCUSED))
             held_focus.push_back(static_cast<std::int32_t>(i));
-    if (!held_focus.empty() && !keep_focus_lost(e, held_focus, deadline))
+    const bool quiet = changes.structural.empty() && changes.content.empty() && changes.gone.empty();
+    if (focus_later && quiet)
+        focus_later->swap(held_focus);
+    else if (!held_focus.empty() && !keep_focus_lost(e, held_focus, deadline))
         return false;
     // A document's page on screen that read without text is asked again on every read: Evince
     // extracts a page's text when first asked and answers empty until it has, with no event.
@@ -39,7 +43,7 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
             again.push_back(static_cast<std::int32_t>(i));
             ++pages;
         }
-    if (changes.structural.empty() && changes.content.empty() && changes.gone.empty())
+    if (quiet)
         return again.empty() || refetch(e, again, deadline);
     std::unordered_map<std::string_view, std::int32_t> index;
     index.reserve(el.size());
@@ -109,12 +113,11 @@ bool WarmTrees::apply(Entry& e, const AppChanges& changes, Deadline deadline)
     return rewalk_all(e, walks, deadline);
 }
 
-bool WarmTrees::ask_states(const Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline,
-                           std::vector<std::optional<AtspiStates>>& out)
+void WarmTrees::add_state_asks(const Entry& e, const std::vector<std::int32_t>& rows, AtspiBatch& batch,
+                               std::vector<std::optional<AtspiStates>>& out)
 {
     const auto& el = e.tree.elements;
     out.assign(rows.size(), std::nullopt);
-    AtspiBatch batch(m_bus, deadline);
     for (std::size_t k = 0; k < rows.size(); ++k) {
         const auto ref = parse_key(el[static_cast<std::size_t>(rows[k])].key);
         if (!ref)
@@ -125,20 +128,32 @@ bool WarmTrees::ask_states(const Entry& e, const std::vector<std::int32_t>& rows
                 out[k] = states;
         });
     }
+}
+
+bool WarmTrees::ask_states(const Entry& e, const std::vector<std::int32_t>& rows, Deadline deadline,
+                           std::vector<std::optional<AtspiStates>>& out)
+{
+    AtspiBatch batch(m_bus, deadline);
+    add_state_asks(e, rows, batch, out);
     return static_cast<bool>(batch.run());
 }
 
-bool WarmTrees::keep_focus_lost(const Entry& e, std::vector<std::int32_t>& rows, Deadline deadline)
+void WarmTrees::focus_lost(std::vector<std::int32_t>& rows, const std::vector<std::optional<AtspiStates>>& now)
 {
     // A row that does not answer is read again, and fails there.
-    std::vector<std::optional<AtspiStates>> now;
-    if (!ask_states(e, rows, deadline, now))
-        return fail("the states of the focused elements could not be read");
     std::size_t kept = 0;
     for (std::size_t k = 0; k < rows.size(); ++k)
         if (!(now[k] && now[k]->has(ATSPI_STATE_FOCUSED)))
             rows[kept++] = rows[k];
     rows.resize(kept);
+}
+
+bool WarmTrees::keep_focus_lost(const Entry& e, std::vector<std::int32_t>& rows, Deadline deadline)
+{
+    std::vector<std::optional<AtspiStates>> now;
+    if (!ask_states(e, rows, deadline, now))
+        return fail("the states of the focused elements could not be read");
+    focus_lost(rows, now);
     return true;
 }
 
