@@ -36,7 +36,7 @@ nd_core::Result<HitTest> hit_test(Desk& desk, const nd_core::ElementRef& ref)
     HitTest out;
     const auto elements = TRY(framed_elements(desk, *ref.snapshot));
     const auto& e = elements[static_cast<std::size_t>(ref.index)];
-    if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || e.frame.w <= 0 || e.frame.h <= 0) {
+    if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || !e.frame.has_area()) {
         out.miss = "it is not showing on the screen";
         return out;
     }

@@ -101,7 +101,7 @@ nd_core::Result<nd_core::Point> click_point(ToolEnv& env, const nd_core::Element
 {
     const auto framed = TRY(env.engine.with_frames(ref.snapshot, {ref.index}));
     const auto& e = framed->elements[static_cast<std::size_t>(ref.index)];
-    if (!e.has_frame || e.frame.w <= 0 || e.frame.h <= 0)
+    if (!e.has_frame || !e.frame.has_area())
         return make_error(ErrorCode::element_not_ready,
             "element " + std::to_string(ref.index) + " has no bounds on screen (hidden?); use its headless action");
     nd_core::Point p{e.frame.x + e.frame.w / 2, e.frame.y + e.frame.h / 2};

@@ -39,6 +39,15 @@ TEST(Frame, TheSharedPartIsWhereBothLieAndEmptyWhenNone)
     const auto none = Frame{0, 0, 10, 10}.shared(Frame{20, 20, 10, 10});
     EXPECT_EQ(none.w, 0);
     EXPECT_EQ(none.h, 0);
+    EXPECT_FALSE(none.has_area());
+}
+
+TEST(Frame, AnAreaNeedsAWidthAndAHeight)
+{
+    EXPECT_TRUE((Frame{-5, -5, 1, 1}).has_area());
+    EXPECT_FALSE((Frame{0, 0, 0, 10}).has_area());
+    EXPECT_FALSE((Frame{0, 0, 10, 0}).has_area());
+    EXPECT_FALSE((Frame{0, 0, -10, 10}).has_area());
 }
 
 } // namespace

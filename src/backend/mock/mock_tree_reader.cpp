@@ -52,7 +52,7 @@ std::array<std::uint8_t, 3> role_colour(std::string_view role)
 
 void paint(nd_core::Image& image, const nd_core::Frame& window, const Node& node)
 {
-    if (node.has_frame && node.frame.w > 0 && node.frame.h > 0) {
+    if (node.has_frame && node.frame.has_area()) {
         auto colour = role_colour(node.role);
         std::int32_t x0 = std::max(node.frame.x - window.x, 0);
         std::int32_t y0 = std::max(node.frame.y - window.y, 0);

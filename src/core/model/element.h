@@ -18,10 +18,11 @@ struct Frame {
     std::int32_t h = 0;
 
     bool contains(std::int32_t px, std::int32_t py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+    bool has_area() const { return w > 0 && h > 0; }
     // Whether the two share any area (in 64 bits: GTK3 places rows scrolled out of view at INT_MIN).
     bool meets(const Frame& o) const
     {
-        return w > 0 && h > 0 && o.w > 0 && o.h > 0 && std::int64_t{x} < std::int64_t{o.x} + o.w &&
+        return has_area() && o.has_area() && std::int64_t{x} < std::int64_t{o.x} + o.w &&
                std::int64_t{o.x} < std::int64_t{x} + w && std::int64_t{y} < std::int64_t{o.y} + o.h &&
                std::int64_t{o.y} < std::int64_t{y} + h;
     }

@@ -44,7 +44,7 @@ nd_core::Result<std::optional<nd_core::Element>> wait_showing(Desk& desk, const 
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
         auto menu = TRY(fresh_menu(desk, window, key));
-        if (menu && menu->is(nd_core::STATE_SHOWING) && menu->has_frame && menu->frame.w > 0 && menu->frame.h > 0)
+        if (menu && menu->is(nd_core::STATE_SHOWING) && menu->has_frame && menu->frame.has_area())
             return menu;
         if (std::chrono::steady_clock::now() >= deadline)
             return std::optional<nd_core::Element>{};

@@ -80,7 +80,7 @@ nd_core::Result<Located> locate(ActRun& run, std::int64_t index)
             continue;
         auto framed = TRY(framed_elements(run.desk, *snap, std::vector<std::int32_t>{row}));
         auto e = framed[static_cast<std::size_t>(row)];
-        if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || e.frame.w <= 0 || e.frame.h <= 0)
+        if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || !e.frame.has_area())
             return make_error(ErrorCode::element_not_ready,
                 describe(index, known) + " is not showing now (hidden), so it is not clicked; call computer_state again");
         const auto c = centre_of(e.frame);

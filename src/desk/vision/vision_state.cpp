@@ -38,7 +38,7 @@ bool one_of(std::string_view role, const std::array<std::string_view, N>& roles)
 const WindowInfo* frontmost_app_window(const std::vector<WindowInfo>& windows)
 {
     for (const auto& w : windows)
-        if (!w.hidden && !w.shell && w.frame.w > 0 && w.frame.h > 0)
+        if (!w.hidden && !w.shell && w.frame.has_area())
             return &w;
     return nullptr;
 }
@@ -191,7 +191,7 @@ nd_core::Result<VerbReply> computer_state(Desk& desk, const std::string& session
         auto list = nlohmann::json::array();
         for (std::size_t row = 1; row < framed.size(); ++row) {
             const auto& e = framed[row];
-            if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || e.frame.w <= 0 || e.frame.h <= 0 || !indexable(e))
+            if (!e.is(nd_core::STATE_SHOWING) || !e.has_frame || !e.frame.has_area() || !indexable(e))
                 continue;
             const auto c = centre_of(e.frame);
             if (c.x < 0 || c.y < 0 || c.x >= screen.width || c.y >= screen.height || !target->frame.contains(c.x, c.y))

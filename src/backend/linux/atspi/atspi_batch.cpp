@@ -35,7 +35,7 @@ PlaceAnswer read_place(const Reply& r, nd_core::Frame& out)
 
 PlaceAnswer answered_place(const nd_core::Frame& place)
 {
-    const bool area = place.w > 0 && place.h > 0;
+    const bool area = place.has_area();
     return {area, !area};
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 double overlap_ratio(const nd_core::Frame& a, const nd_core::Frame& b)
 {
-    if (a.w <= 0 || a.h <= 0 || b.w <= 0 || b.h <= 0)
+    if (!a.has_area() || !b.has_area())
         return 0.0;
     double x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
     double x1 = std::min<double>(a.x + a.w, b.x + b.w), y1 = std::min<double>(a.y + a.h, b.y + b.h);

@@ -173,7 +173,7 @@ nd_core::Result<nd_core::Image> X11Capture::capture_screen(std::int32_t x, std::
     const auto& screen = m_display.screen();
     const Rect whole{0, 0, screen.width_in_pixels, screen.height_in_pixels};
     const Rect part = Rect{x, y, w, h}.shared(whole);
-    if (no_area(part))
+    if (!part.has_area())
         return make_error(ErrorCode::invalid_arguments, "the rectangle lies off the screen");
     Region region{m_display.root(), m_display.root(), part.x, part.y, static_cast<std::uint32_t>(part.w),
         static_cast<std::uint32_t>(part.h), screen.root_depth, screen.root_visual};
@@ -223,7 +223,7 @@ nd_core::Result<nd_core::Image> X11Capture::read_region(const Region& region, Re
 {
     const Rect want{region.x, region.y, static_cast<std::int32_t>(region.width), static_cast<std::int32_t>(region.height)};
     const Rect part = want.shared(bounds);
-    if (no_area(part))
+    if (!part.has_area())
         return paste({}, region.width, region.height, 0, 0);
     auto image = TRY(read_pixels(region, part));
     if (part.w == want.w && part.h == want.h)

@@ -48,7 +48,6 @@ private:
     // A rectangle of pixels; parts of two are Frame::shared, in 64 bits (a rectangle asked far off
     // the screen does not overflow).
     using Rect = nd_core::Frame;
-    static bool no_area(const Rect& r) { return r.w <= 0 || r.h <= 0; }
     // What to read: the window's rectangle inside a drawable (the top-level's pixmap, or the window).
     struct Region {
         xcb_window_t window = XCB_WINDOW_NONE; // for messages

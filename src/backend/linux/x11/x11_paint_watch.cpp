@@ -133,7 +133,7 @@ bool X11PaintWatch::covered_parts(const Watched& w, ReplyBatch& batch, const std
         // A child of its own draws where the watch does not see; a window above it hides a part.
         if (i >= w.above)
             inside = true;
-        else if (const auto part = (*place)->frame.shared(w.frame); part.w > 0 && part.h > 0)
+        else if (const auto part = (*place)->frame.shared(w.frame); part.has_area())
             hidden.push_back(part);
     }
     return true;
