@@ -285,11 +285,12 @@ std::optional<nd_core::RawTree> WarmTrees::read(const nd_core::WindowInfo& windo
     std::vector<std::int32_t> moved;
     // Three ways to the frames: kept where nothing was drawn (the sample holds; those of rows
     // drawn over are taken from the batch), all taken from the batch (all were asked), or asked
-    // afresh (a part was walked again, or the sample moved).
-    const bool walked = m_stats.rewalked != walked_before || focus_changed;
-    const bool kept = sampled && !walked && sample_holds(e, frames);
+    // afresh (the batch's no longer answer for the rows: a part was walked again, a row the focus
+    // left differed, or the sample moved).
+    const bool stale_asks = m_stats.rewalked != walked_before || focus_changed;
+    const bool kept = sampled && !stale_asks && sample_holds(e, frames);
     m_stats.frames_kept = kept;
-    if (kept || (!sampled && !walked)) {
+    if (kept || (!sampled && !stale_asks)) {
         take_frames(e, frames, &moved, &changed);
         e.frames_at = frames_asked_at;
     } else if (!refresh_frames(e, deadline, &moved, &changed))
